@@ -1,0 +1,339 @@
+/*
+ * fenns — fixed-radius neighbour search on Vulkan compute.
+ *
+ * The two-step method of Groß, Köster and Krüger (EG CGVC 2019): a coarse
+ * uniform grid sorted with shared-memory atomics, every coarse cell split into
+ * a border and an inner section, and a fine local grid built on the fly in
+ * shared memory by the workgroup that searches a coarse cell.
+ *
+ * Conventions (the whole header follows them):
+ *  - Zero means default in every create-info field; new members only at the end.
+ *  - Functions that can fail return fenns_result. fenns_cmd_* return void, like
+ *    vkCmd*, and on a bad argument log through the context's logger and record
+ *    nothing.
+ *  - Host memory goes through the VkAllocationCallbacks given at context
+ *    creation. GPU memory is the caller's: the library states size, alignment
+ *    and usage; the caller passes {VkBuffer, offset, range}.
+ *  - The library calls Vulkan only through its own function table, loaded from
+ *    the vkGetInstanceProcAddr/vkGetDeviceProcAddr the caller hands in.
+ *
+ * Thread safety: a fenns_context and its pipelines are immutable after
+ * creation; fenns_cmd_* may be called from any thread on distinct command
+ * buffers. Creating and destroying objects must not race with their use.
+ *
+ * Neighbour: j is a neighbour of i when j != i and the float32 value
+ * dx*dx + dy*dy + dz*dz <= r*r with d = p_j - p_i. Particles with a NaN or Inf
+ * coordinate are invalid: never neighbours, no neighbours, counted in
+ * fenns_status.invalid_count.
+ */
+#ifndef FENNS_FENNS_H
+#define FENNS_FENNS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <vulkan/vulkan.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FENNS_VERSION_MAJOR 0
+#define FENNS_VERSION_MINOR 1
+#define FENNS_VERSION_PATCH 0
+
+/* Every result code with its message; generates the enum and
+ * fenns_result_string (sokol-style X-macro). */
+#define FENNS_RESULT_LIST(X)                                                              \
+    X(FENNS_SUCCESS, 0, "success")                                                       \
+    X(FENNS_ERROR_INVALID_ARGUMENT, -1, "invalid argument")                              \
+    X(FENNS_ERROR_OUT_OF_HOST_MEMORY, -2, "out of host memory")                          \
+    X(FENNS_ERROR_OUT_OF_DEVICE_MEMORY, -3, "out of device memory")                      \
+    X(FENNS_ERROR_UNSUPPORTED_DEVICE, -4, "device lacks a required Vulkan feature")      \
+    X(FENNS_ERROR_TOO_LARGE, -5, "problem exceeds what the device can address")          \
+    X(FENNS_ERROR_DEVICE_LOST, -6, "Vulkan device lost")                                 \
+    X(FENNS_ERROR_VULKAN, -7, "Vulkan call failed")                                      \
+    X(FENNS_ERROR_INCOMPLETE, -8, "output buffer too small; see fenns_status")
+
+typedef enum fenns_result {
+#define FENNS_RESULT_ENUM_(name, value, text) name = (value),
+    FENNS_RESULT_LIST(FENNS_RESULT_ENUM_)
+#undef FENNS_RESULT_ENUM_
+    FENNS_RESULT_MAX_ENUM = 0x7FFFFFFF
+} fenns_result;
+
+/* Static string for a result code; "unknown fenns_result" for others. */
+const char *fenns_result_string(fenns_result result);
+
+typedef enum fenns_log_level {
+    FENNS_LOG_ERROR = 0,
+    FENNS_LOG_WARNING = 1,
+    FENNS_LOG_INFO = 2,
+    FENNS_LOG_LEVEL_MAX_ENUM = 0x7FFFFFFF
+} fenns_log_level;
+
+/* Logger: the library never prints; it reports here. May be called from any
+ * thread that calls into the library. */
+typedef void (*fenns_log_fn)(fenns_log_level level, const char *message, void *user_data);
+
+typedef struct fenns_context_T *fenns_context;   /* one per VkDevice */
+typedef struct fenns_pipeline_T *fenns_pipeline; /* one per configuration */
+
+/* ------------------------------------------------------------------------ */
+/* Context                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef struct fenns_context_create_info {
+    VkInstance instance;              /* required; must outlive the context */
+    VkPhysicalDevice physical_device; /* required */
+    VkDevice device;                  /* required; created with the features below */
+    uint32_t queue_family_index;      /* the family whose queues run fenns_cmd_*; needs COMPUTE */
+    PFN_vkGetInstanceProcAddr get_instance_proc_addr; /* required */
+    PFN_vkGetDeviceProcAddr get_device_proc_addr; /* 0: looked up through get_instance_proc_addr */
+    const VkAllocationCallbacks *allocation_callbacks; /* 0: malloc; used for every host allocation
+                                                          and passed to every vkCreate* */
+    fenns_log_fn log;       /* 0: silent */
+    void *log_user_data;    /* passed to log */
+    VkPipelineCache pipeline_cache; /* 0: none; used by fenns_pipeline_create */
+    uint32_t shared_memory_budget;  /* bytes of shared memory one workgroup may use;
+                                       0: maxComputeSharedMemorySize. Smaller values
+                                       plan for mobile GPUs (e.g. 16384). */
+} fenns_context_create_info;
+
+/* Device requirements, checked by fenns_context_create (FENNS_ERROR_UNSUPPORTED_DEVICE
+ * otherwise, with the missing item logged): Vulkan 1.1; the device extension
+ * VK_KHR_push_descriptor enabled; compute-stage subgroup operations BASIC,
+ * ARITHMETIC and BALLOT; a subgroup size between 4 and 128; 16 KiB of shared memory.
+ *
+ * Cost: loads about 60 function pointers and queries properties; no GPU work.
+ * Errors: FENNS_ERROR_INVALID_ARGUMENT (a required member is 0),
+ *         FENNS_ERROR_UNSUPPORTED_DEVICE, FENNS_ERROR_OUT_OF_HOST_MEMORY. */
+fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_context *out_context);
+
+/* NULL-safe. All pipelines of the context must be destroyed first. */
+void fenns_context_destroy(fenns_context context);
+
+/* The limits fenns reads from the device, for `fenns info` and diagnostics. */
+typedef struct fenns_device_limits {
+    char device_name[VK_MAX_PHYSICAL_DEVICE_NAME_SIZE];
+    uint32_t api_version;
+    uint32_t subgroup_size;             /* the default size the device reports */
+    uint32_t min_subgroup_size;         /* from VK_EXT_subgroup_size_control, else = subgroup_size */
+    uint32_t max_subgroup_size;
+    uint32_t max_shared_memory;         /* maxComputeSharedMemorySize */
+    uint32_t shared_memory_budget;      /* what plans use (<= max_shared_memory) */
+    uint64_t max_storage_buffer_range;
+    uint32_t max_workgroup_invocations;
+    uint32_t max_workgroup_count[3];
+    uint64_t min_storage_buffer_offset_alignment;
+    float timestamp_period_ns;          /* 0 when the queue family has no timestamps */
+} fenns_device_limits;
+
+void fenns_context_get_limits(fenns_context context, fenns_device_limits *out_limits);
+
+/* ------------------------------------------------------------------------ */
+/* Pipeline                                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef enum fenns_method {
+    /* Default. Query-driven search over the fine local grid; the sorted order
+     * inside each coarse cell section is by original index, so every output
+     * (permutation, list order, user sums) is bit-identical run to run. */
+    FENNS_METHOD_FENNS = 0,
+    /* The published loop (paper Algorithms 1-4): candidate-driven, lists are
+     * filled with atomics, so list order and the permutation vary between runs;
+     * counts and list contents are exact. */
+    FENNS_METHOD_FENNS_PAPER = 1,
+    FENNS_METHOD_MAX_ENUM = 0x7FFFFFFF
+} fenns_method;
+
+/* Name as the CLI spells it ("fenns", "fenns-paper"), NULL for unknown. */
+const char *fenns_method_name(fenns_method method);
+
+typedef struct fenns_pipeline_create_info {
+    fenns_method method;
+    float radius;            /* required: finite, > 0 */
+    uint32_t max_particles;  /* required: capacity the memory requirements are sized for */
+    /* Domain box. When domain_min < domain_max on every axis the box is the
+     * caller's; when all six are 0 the box of the valid particles is computed
+     * on the GPU at every build. Particles outside the box are clamped into
+     * the boundary cells and still found exactly. */
+    float domain_min[3];
+    float domain_max[3];
+} fenns_pipeline_create_info;
+
+/* Builds the plan (coarse grid, fine local grid, workgroup sizes, buffer
+ * layout) and the compute pipelines.
+ * Errors: FENNS_ERROR_INVALID_ARGUMENT (radius not finite or <= 0, max_particles 0,
+ *         inverted or non-finite domain), FENNS_ERROR_TOO_LARGE (max_particles beyond
+ *         what maxStorageBufferRange can address), FENNS_ERROR_VULKAN,
+ *         FENNS_ERROR_OUT_OF_HOST_MEMORY. */
+fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_create_info *info,
+                                   fenns_pipeline *out_pipeline);
+void fenns_pipeline_destroy(fenns_pipeline pipeline); /* NULL-safe */
+
+/* The plan, as `fenns info --stats` prints it. Grid dimensions that depend on
+ * the domain are maxima when the domain is computed on the GPU. */
+typedef struct fenns_plan_summary {
+    uint32_t coarse_cell_capacity;  /* most coarse cells the grid may use */
+    uint32_t coarse_dims[3];        /* for the caller's box; 0 when computed on the GPU */
+    uint32_t fine_dims_max;         /* per axis, of the local grid */
+    uint32_t workgroup_size;
+    uint32_t candidate_batch;       /* candidates held in shared memory at once */
+    uint32_t shared_memory_bytes;   /* of the search workgroup */
+    uint32_t shared_histogram;      /* 1: coarse counting in shared memory (paper) */
+} fenns_plan_summary;
+void fenns_pipeline_get_plan(fenns_pipeline pipeline, fenns_plan_summary *out_plan);
+
+typedef struct fenns_buffer_range {
+    VkBuffer buffer;
+    VkDeviceSize offset;
+    VkDeviceSize range; /* bytes; VK_WHOLE_SIZE is not accepted */
+} fenns_buffer_range;
+
+typedef struct fenns_memory_requirements {
+    VkDeviceSize size;
+    VkDeviceSize alignment;   /* of the offset the caller passes */
+    VkBufferUsageFlags usage; /* the buffer must have been created with these */
+} fenns_memory_requirements;
+
+/* Scratch for particle_count particles (<= max_particles): the sorted particles,
+ * the permutation, the coarse cell tables and the search status. It must stay
+ * untouched between fenns_cmd_build and the searches that use it. */
+void fenns_pipeline_get_scratch_requirements(fenns_pipeline pipeline, uint32_t particle_count,
+                                             fenns_memory_requirements *out);
+
+/* Where in the scratch the build leaves the permutation (u32 per particle,
+ * sorted position -> original index; valid particles first, ordered by coarse
+ * cell, border section before inner, then the invalid ones) and the status
+ * (a fenns_status). Offsets are relative to the scratch range's offset. */
+typedef struct fenns_scratch_layout {
+    VkDeviceSize permutation_offset;
+    VkDeviceSize status_offset;
+} fenns_scratch_layout;
+void fenns_pipeline_get_scratch_layout(fenns_pipeline pipeline, uint32_t particle_count,
+                                       fenns_scratch_layout *out);
+
+/* What the GPU writes for the caller to read back after a search
+ * (std430 layout, all u32). */
+typedef struct fenns_status {
+    uint32_t particle_count;   /* n of the last build */
+    uint32_t invalid_count;    /* particles with NaN/Inf coordinates */
+    uint32_t total_neighbors;  /* entries the lists need (CSR m); saturates at 2^32-1 */
+    uint32_t list_overflow;    /* particles whose list did not fit (fixed capacity or CSR capacity) */
+    uint32_t coarse_dims[3];   /* grid of the last build */
+    uint32_t fine_dims[3];     /* largest local grid used */
+    float domain_min[3];       /* box of the last build */
+    float domain_max[3];
+} fenns_status;
+
+/* ------------------------------------------------------------------------ */
+/* Recording                                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef struct fenns_build_info {
+    uint32_t particle_count;        /* <= max_particles; 0 is allowed */
+    fenns_buffer_range positions;   /* vec4 per particle (xyz used, w ignored), 16*n bytes;
+                                       may exceed maxStorageBufferRange */
+    fenns_buffer_range scratch;     /* see fenns_pipeline_get_scratch_requirements */
+} fenns_build_info;
+
+/* Sorts the particles into the coarse grid (paper Algorithms 1-2).
+ *
+ * Records:  compute dispatches and fills of the scratch range, with barriers
+ *           between its own passes.
+ * Requires: the caller's writes to positions visible to
+ *           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT, and
+ *           prior reads of the scratch finished (the build overwrites it).
+ * Produces: the scratch (sorted particles, permutation, cell tables, status)
+ *           written at COMPUTE_SHADER / SHADER_WRITE and TRANSFER / TRANSFER_WRITE;
+ *           add a barrier from those before reading it.
+ * Clobbers: the bound compute pipeline, pushed descriptor set 0 and push
+ *           constants of the compute bind point.
+ * Never:    submits, waits, allocates, or changes queue ownership. */
+void fenns_cmd_build(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_build_info *info);
+
+typedef enum fenns_output_flag_bits {
+    FENNS_OUTPUT_COUNTS = 0x1, /* counts[i] = number of neighbours of particle i */
+    FENNS_OUTPUT_CSR = 0x2,    /* offsets (n+1) and indices; implies COUNTS */
+    FENNS_OUTPUT_FIXED = 0x4,  /* indices[i*capacity + k], k < min(count, capacity); implies COUNTS */
+    FENNS_OUTPUT_SORTED_LISTS = 0x8, /* each list ascending by original index */
+    FENNS_OUTPUT_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
+} fenns_output_flag_bits;
+typedef uint32_t fenns_output_flags;
+
+typedef struct fenns_search_info {
+    uint32_t particle_count;      /* the same as the build's */
+    fenns_buffer_range positions; /* the same range the build read */
+    fenns_buffer_range scratch;   /* the same range the build wrote */
+    fenns_output_flags outputs;
+    fenns_buffer_range counts;    /* u32 per particle, indexed by original index */
+    fenns_buffer_range offsets;   /* CSR: u32 n+1, offsets[n] = m */
+    fenns_buffer_range indices;   /* CSR: u32 entries (range/4 = capacity);
+                                     FIXED: n*fixed_capacity u32. Original indices.
+                                     May exceed maxStorageBufferRange. */
+    uint32_t fixed_capacity;      /* FIXED: entries per particle */
+} fenns_search_info;
+
+/* Searches every particle's neighbours (paper Algorithms 3-4 or the query-driven
+ * default). With CSR, lists that would run past the indices range are not
+ * written; fenns_status.total_neighbors says how much room they need and
+ * list_overflow how many particles were skipped.
+ *
+ * Records:  compute dispatches, fills of the scratch, barriers between its passes.
+ * Requires: a fenns_cmd_build on the same positions and scratch, made visible
+ *           to COMPUTE_SHADER reads and writes (fenns_cmd_build_to_search_barrier
+ *           records exactly that barrier); prior accesses to counts, offsets and
+ *           indices finished.
+ * Produces: counts, offsets, indices and the scratch status written at
+ *           COMPUTE_SHADER / SHADER_WRITE; the caller adds the barrier to its consumer.
+ * Clobbers: the bound compute pipeline, pushed descriptor set 0, push constants.
+ * Never:    submits, waits, allocates, or changes queue ownership. */
+void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_search_info *info);
+
+/* Records the one barrier a search needs after a build on the same scratch:
+ * COMPUTE_SHADER|TRANSFER writes -> COMPUTE_SHADER|TRANSFER reads and writes. */
+void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline pipeline);
+
+/* ------------------------------------------------------------------------ */
+/* Host convenience: host positions in, CSR out                             */
+/* ------------------------------------------------------------------------ */
+
+typedef struct fenns_host_search_info {
+    fenns_method method;
+    float radius;
+    const float *positions;   /* x,y,z per particle, `stride` bytes apart */
+    size_t stride;            /* 0: 3*sizeof(float) */
+    uint32_t particle_count;
+    float domain_min[3];      /* as fenns_pipeline_create_info */
+    float domain_max[3];
+    VkQueue queue;            /* of the context's queue family; used exclusively during the call */
+    int counts_only;          /* 1: fill counts only, no lists */
+} fenns_host_search_info;
+
+/* CSR result, allocated through the context's allocation callbacks. */
+typedef struct fenns_host_csr {
+    uint64_t particle_count;
+    uint64_t total;             /* m */
+    uint64_t *offsets;          /* n+1 */
+    uint32_t *indices;          /* m, each list ascending (NULL with counts_only) */
+    uint32_t *counts;           /* n */
+    fenns_status status;
+    double build_ms;            /* GPU timestamps; -1 when unsupported */
+    double search_ms;           /* counting + lists */
+    double lists_ms;            /* the list-writing part of search_ms */
+    uint64_t gpu_memory_bytes;  /* device memory the call allocated */
+} fenns_host_csr;
+
+/* Uploads, builds, searches (growing the lists buffer once if needed), reads
+ * back. Allocates and frees its own buffers, command pool and query pool.
+ * Errors: FENNS_ERROR_INVALID_ARGUMENT, FENNS_ERROR_OUT_OF_DEVICE_MEMORY,
+ *         FENNS_ERROR_OUT_OF_HOST_MEMORY, FENNS_ERROR_TOO_LARGE,
+ *         FENNS_ERROR_DEVICE_LOST, FENNS_ERROR_VULKAN. On error *out is empty. */
+fenns_result fenns_host_search(fenns_context context, const fenns_host_search_info *info,
+                               fenns_host_csr *out);
+void fenns_host_csr_free(fenns_context context, fenns_host_csr *csr); /* NULL-safe */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FENNS_FENNS_H */

@@ -1,0 +1,77 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// One invocation: turns the domain into the coarse and fine grids of this
+// build (see grid.glsl for why every edge is at least the margin).
+#include "header.glsl"
+#define USE_PARAMS
+#define PARAMS_ACCESS
+#include "bindings.glsl"
+
+float key_value(uint k) {
+    return uintBitsToFloat((k & 0x80000000u) != 0u ? (k & 0x7FFFFFFFu) : ~k);
+}
+
+// Coarse dimensions for cell edge h, each axis capped.
+uvec3 dims_for(vec3 extent, float h) {
+    return uvec3(clamp(floor(extent / h), vec3(1.0), vec3(float(FENNS_MAX_COARSE_DIM))));
+}
+// d.x * d.y <= 2^20, so only the last product could overflow: compare by division.
+bool fits(uvec3 d) { return d.x * d.y <= pc.cell_capacity / d.z; }
+
+void main() {
+    if (gl_LocalInvocationIndex != 0u) return;
+    vec3 dmin, dmax;
+    if (pc.user_domain != 0u) {
+        dmin = vec3(pc.domain_min_x, pc.domain_min_y, pc.domain_min_z);
+        dmax = vec3(pc.domain_max_x, pc.domain_max_y, pc.domain_max_z);
+    } else if (prm.key_min_x == 0xFFFFFFFFu) { // no valid particle
+        dmin = vec3(0.0);
+        dmax = vec3(1.0);
+    } else {
+        dmin = vec3(key_value(prm.key_min_x), key_value(prm.key_min_y), key_value(prm.key_min_z));
+        dmax = vec3(key_value(prm.key_max_x), key_value(prm.key_max_y), key_value(prm.key_max_z));
+    }
+    vec3 extent = max(dmax - dmin, vec3(0.0));
+    float r = pc.radius;
+    // Allowance for float rounding of coordinates relative to the grid: a
+    // relative part for r and a few ulps of the largest coordinate and cell
+    // coordinate in play. A larger margin only adds border particles.
+    float largest = max(max(max(abs(dmin.x), abs(dmax.x)), max(abs(dmin.y), abs(dmax.y))),
+                        max(max(abs(dmin.z), abs(dmax.z)), max(extent.x, max(extent.y, extent.z))));
+    float margin = r * (1.0 + 1.0 / 1024.0) + largest * (1.0 / 1048576.0);
+
+    // Smallest cell edge >= margin whose grid fits the planned capacity.
+    float h = margin;
+    if (!fits(dims_for(extent, h))) {
+        float lo = h, hi = max(max(extent.x, max(extent.y, extent.z)), h) * 2.0;
+        for (int it = 0; it < 64; ++it) {
+            float mid = 0.5 * (lo + hi);
+            if (fits(dims_for(extent, mid))) hi = mid; else lo = mid;
+        }
+        h = hi;
+    }
+    uvec3 dims = dims_for(extent, h);
+    vec3 cell = max(extent / vec3(dims), vec3(h));
+    vec3 inv_cell = vec3(1.0) / cell;
+
+    vec3 local_extent = cell + vec3(2.0 * margin);
+    uvec3 fine = uvec3(clamp(floor(local_extent / (margin * (1.0 + 1.0 / 65536.0))), vec3(1.0),
+                             vec3(float(pc.fine_max))));
+    vec3 inv_fine = vec3(fine) / local_extent;
+
+    prm.particle_count = pc.n;
+    prm.dims_x = dims.x; prm.dims_y = dims.y; prm.dims_z = dims.z;
+    prm.fine_x = fine.x; prm.fine_y = fine.y; prm.fine_z = fine.z;
+    prm.domain_min_x = dmin.x; prm.domain_min_y = dmin.y; prm.domain_min_z = dmin.z;
+    prm.domain_max_x = dmax.x; prm.domain_max_y = dmax.y; prm.domain_max_z = dmax.z;
+    prm.cell_x = cell.x; prm.cell_y = cell.y; prm.cell_z = cell.z;
+    prm.inv_cell_x = inv_cell.x; prm.inv_cell_y = inv_cell.y; prm.inv_cell_z = inv_cell.z;
+    prm.border_x = margin * inv_cell.x; prm.border_y = margin * inv_cell.y; prm.border_z = margin * inv_cell.z;
+    prm.cell_count = dims.x * dims.y * dims.z;
+    prm.fine_cell_x = local_extent.x / float(fine.x);
+    prm.fine_cell_y = local_extent.y / float(fine.y);
+    prm.fine_cell_z = local_extent.z / float(fine.z);
+    prm.inv_fine_x = inv_fine.x; prm.inv_fine_y = inv_fine.y; prm.inv_fine_z = inv_fine.z;
+    prm.margin = margin;
+    prm.radius2 = r * r;
+}

@@ -1,0 +1,107 @@
+// Buffer declarations of the shared push-descriptor set. An entry file
+// defines USE_<NAME> for each buffer it touches before including this, so a
+// pipeline statically uses only what its pass reads or writes (that is what
+// synchronization validation tracks).
+#include "fenns_shared.h"
+
+layout(push_constant) uniform Push { fenns_push pc; };
+
+#ifdef USE_POSITIONS
+layout(std430, binding = FENNS_BINDING_POSITIONS + 0) readonly buffer Positions0 { vec4 positions0[]; };
+layout(std430, binding = FENNS_BINDING_POSITIONS + 1) readonly buffer Positions1 { vec4 positions1[]; };
+layout(std430, binding = FENNS_BINDING_POSITIONS + 2) readonly buffer Positions2 { vec4 positions2[]; };
+layout(std430, binding = FENNS_BINDING_POSITIONS + 3) readonly buffer Positions3 { vec4 positions3[]; };
+// Input particles may exceed maxStorageBufferRange: element i lives in chunk
+// i >> chunk_shift16. The branch is uniform for all but one workgroup.
+vec3 load_position(uint i) {
+    uint c = i >> pc.chunk_shift16, k = i & ((1u << pc.chunk_shift16) - 1u);
+    if (c == 0u) return positions0[k].xyz;
+    if (c == 1u) return positions1[k].xyz;
+    if (c == 2u) return positions2[k].xyz;
+    return positions3[k].xyz;
+}
+#endif
+
+#ifdef USE_SORTED
+#ifndef SORTED_ACCESS
+#define SORTED_ACCESS readonly
+#endif
+layout(std430, binding = FENNS_BINDING_SORTED + 0) SORTED_ACCESS buffer Sorted0 { uvec4 sorted0[]; };
+layout(std430, binding = FENNS_BINDING_SORTED + 1) SORTED_ACCESS buffer Sorted1 { uvec4 sorted1[]; };
+layout(std430, binding = FENNS_BINDING_SORTED + 2) SORTED_ACCESS buffer Sorted2 { uvec4 sorted2[]; };
+layout(std430, binding = FENNS_BINDING_SORTED + 3) SORTED_ACCESS buffer Sorted3 { uvec4 sorted3[]; };
+// A sorted particle: xyz as float bits, w = its original index (bit casts
+// are exact; storing the index in a float could be flushed as a denormal).
+uvec4 load_sorted(uint i) {
+    uint c = i >> pc.chunk_shift16, k = i & ((1u << pc.chunk_shift16) - 1u);
+    if (c == 0u) return sorted0[k];
+    if (c == 1u) return sorted1[k];
+    if (c == 2u) return sorted2[k];
+    return sorted3[k];
+}
+#ifdef SORTED_WRITE
+void store_sorted(uint i, uvec4 v) {
+    uint c = i >> pc.chunk_shift16, k = i & ((1u << pc.chunk_shift16) - 1u);
+    if (c == 0u) sorted0[k] = v;
+    else if (c == 1u) sorted1[k] = v;
+    else if (c == 2u) sorted2[k] = v;
+    else sorted3[k] = v;
+}
+#endif
+#endif
+
+#ifdef USE_PARAMS
+layout(std430, binding = FENNS_BINDING_PARAMS) PARAMS_ACCESS buffer Params { fenns_gpu_params prm; };
+#endif
+#ifdef USE_CELLS
+layout(std430, binding = FENNS_BINDING_CELLS) CELLS_ACCESS buffer Cells { uint cells[]; };
+// Cell tables, K = pc.cell_capacity + 1 keys (the last holds invalid particles).
+uint cell_keys() { return pc.cell_capacity + 1u; }
+#define CELL_START(c) cells[(c)]
+#define BORDER_CURSOR(c) cells[cell_keys() + 1u + (c)]
+#define INNER_CURSOR(c) cells[2u * cell_keys() + 1u + (c)]
+#define WORK_START(c) cells[pc.work_base + (c)]
+#endif
+#ifdef USE_PERM
+layout(std430, binding = FENNS_BINDING_PERM) PERM_ACCESS buffer Perm { uint perm[]; };
+#endif
+#ifdef USE_SCAN
+layout(std430, binding = FENNS_BINDING_SCAN_IN) readonly buffer ScanIn { uint scan_in[]; };
+layout(std430, binding = FENNS_BINDING_SCAN_OUT) buffer ScanOut { uint scan_out[]; };
+layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer ScanSums { uint scan_sums[]; };
+#endif
+#ifdef USE_COUNTS
+layout(std430, binding = FENNS_BINDING_COUNTS) writeonly buffer Counts { uint counts[]; };
+#endif
+#ifdef USE_OFFSETS
+layout(std430, binding = FENNS_BINDING_OFFSETS) readonly buffer Offsets { uint offsets[]; };
+#endif
+#ifdef USE_INDICES
+layout(std430, binding = FENNS_BINDING_INDICES + 0) INDICES_ACCESS buffer Indices0 { uint indices0[]; };
+layout(std430, binding = FENNS_BINDING_INDICES + 1) INDICES_ACCESS buffer Indices1 { uint indices1[]; };
+layout(std430, binding = FENNS_BINDING_INDICES + 2) INDICES_ACCESS buffer Indices2 { uint indices2[]; };
+layout(std430, binding = FENNS_BINDING_INDICES + 3) INDICES_ACCESS buffer Indices3 { uint indices3[]; };
+void store_index(uint i, uint v) {
+    uint c = i >> pc.chunk_shift4, k = i & ((1u << pc.chunk_shift4) - 1u);
+    if (c == 0u) indices0[k] = v;
+    else if (c == 1u) indices1[k] = v;
+    else if (c == 2u) indices2[k] = v;
+    else indices3[k] = v;
+}
+#ifdef INDICES_READ
+uint load_index(uint i) {
+    uint c = i >> pc.chunk_shift4, k = i & ((1u << pc.chunk_shift4) - 1u);
+    if (c == 0u) return indices0[k];
+    if (c == 1u) return indices1[k];
+    if (c == 2u) return indices2[k];
+    return indices3[k];
+}
+#endif
+#endif
+#ifdef USE_SORT_TMP
+layout(std430, binding = FENNS_BINDING_SORT_TMP) coherent buffer SortTmp { uint sort_tmp[]; };
+#endif
+
+// Workgroups of a linear job are laid out in rows of pc.groups_x (the x count
+// is limited to 65535 on many devices).
+uint linear_workgroup() { return gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x; }

@@ -1,0 +1,102 @@
+/*
+ * Constants and structs shared by the C host code and the GLSL shaders, so the
+ * two can never drift apart. Both sides see only 4-byte scalars (std430 packs
+ * them tightly, C needs no padding rules).
+ */
+#ifndef FENNS_SHARED_H
+#define FENNS_SHARED_H
+
+#ifdef VULKAN /* GLSL */
+#define FENNS_U32 uint
+#define FENNS_F32 float
+#define FENNS_STRUCT(name) struct name
+#define FENNS_END_STRUCT(name) ;
+#else /* C */
+#include <stdint.h>
+#define FENNS_U32 uint32_t
+#define FENNS_F32 float
+#define FENNS_STRUCT(name) typedef struct name
+#define FENNS_END_STRUCT(name) name;
+#endif
+
+/* Descriptor bindings of the one push-descriptor set every pass uses. Buffers
+ * that may exceed maxStorageBufferRange are bound as FENNS_CHUNKS consecutive
+ * bindings, each covering 2^chunk_shift elements. */
+#define FENNS_CHUNKS 4
+#define FENNS_BINDING_POSITIONS 0 /* vec4 input, chunked 0..3 */
+#define FENNS_BINDING_SORTED 4    /* uvec4 sorted particles: xyz bits, w = original index; 4..7 */
+#define FENNS_BINDING_PARAMS 8    /* fenns_gpu_params */
+#define FENNS_BINDING_CELLS 9     /* cell tables: start[K+1] | border cursor[K] | inner cursor[K] | pad | work[K+1] */
+#define FENNS_BINDING_PERM 10     /* u32 sorted -> original */
+#define FENNS_BINDING_SCAN_IN 11
+#define FENNS_BINDING_SCAN_OUT 12
+#define FENNS_BINDING_SCAN_SUMS 13
+#define FENNS_BINDING_COUNTS 14
+#define FENNS_BINDING_OFFSETS 15
+#define FENNS_BINDING_INDICES 16  /* u32 lists, chunked 16..19 */
+#define FENNS_BINDING_SORT_TMP 20 /* u32 ping-pong for long sections */
+#define FENNS_BINDING_COUNT 21
+
+/* Workgroup-size limits the shaders are written for. */
+#define FENNS_MAX_WORKGROUP 256
+#define FENNS_MIN_SUBGROUP 4
+#define FENNS_SCAN_ITEMS 4      /* elements per thread in the device-wide scan */
+#define FENNS_SEARCH_ITEMS 4    /* candidates per thread in one search batch */
+#define FENNS_MAX_FINE_DIM 32   /* per axis of the local grid */
+#define FENNS_MAX_COARSE_DIM 1024 /* per axis; keeps cell coordinates exact enough in float */
+
+/* Search output modes (push constant `mode`). */
+#define FENNS_MODE_COUNT 0 /* counts only */
+#define FENNS_MODE_FIXED 1 /* counts + fixed-capacity lists */
+#define FENNS_MODE_CSR 2   /* counts already scanned into offsets: write lists */
+
+/* Push constants of every pass (<= 128 bytes). */
+FENNS_STRUCT(fenns_push) {
+    FENNS_U32 n;               /* particles */
+    FENNS_U32 count;           /* elements of the pass (scan length, sections, ...) */
+    FENNS_U32 count_in;        /* scan: elements read; beyond them the input is 0 */
+    FENNS_U32 mode;            /* FENNS_MODE_* / pass-specific switch */
+    FENNS_U32 capacity;        /* FIXED: entries per particle; CSR: indices capacity */
+    FENNS_U32 groups_x;        /* workgroups per row of a 2D linear dispatch */
+    FENNS_U32 cell_capacity;   /* K - 1: the key of invalid particles; K = cell_capacity + 1 */
+    FENNS_U32 chunk_shift16;   /* log2 of 16-byte elements per chunk binding */
+    FENNS_U32 chunk_shift4;    /* log2 of 4-byte elements per chunk binding */
+    FENNS_U32 user_domain;     /* 1: domain below is the caller's */
+    FENNS_F32 domain_min_x, domain_min_y, domain_min_z;
+    FENNS_F32 domain_max_x, domain_max_y, domain_max_z;
+    FENNS_F32 radius;
+    FENNS_U32 fine_max;        /* per-axis cap of the local grid (shared memory plan) */
+    FENNS_U32 sort_capacity;   /* section_sort: elements sorted in shared memory at once */
+    FENNS_U32 work_base;       /* u32 index of the work table in the cell tables (256-byte aligned) */
+    FENNS_U32 reserved1, reserved2;
+} FENNS_END_STRUCT(fenns_push)
+
+/* Written by the GPU during a build, read by every later pass. The first
+ * block is the public fenns_status, byte for byte. */
+FENNS_STRUCT(fenns_gpu_params) {
+    /* fenns_status */
+    FENNS_U32 particle_count, invalid_count, total_neighbors, list_overflow;
+    FENNS_U32 dims_x, dims_y, dims_z;
+    FENNS_U32 fine_x, fine_y, fine_z;
+    FENNS_F32 domain_min_x, domain_min_y, domain_min_z;
+    FENNS_F32 domain_max_x, domain_max_y, domain_max_z;
+    /* coarse grid */
+    FENNS_F32 cell_x, cell_y, cell_z;            /* cell edge per axis (>= margin) */
+    FENNS_F32 inv_cell_x, inv_cell_y, inv_cell_z;
+    FENNS_F32 border_x, border_y, border_z;      /* border width in cell units */
+    FENNS_U32 cell_count;                        /* dims_x*dims_y*dims_z */
+    /* fine local grid */
+    FENNS_F32 fine_cell_x, fine_cell_y, fine_cell_z; /* edge of a fine cell */
+    FENNS_F32 inv_fine_x, inv_fine_y, inv_fine_z;
+    FENNS_F32 margin;                            /* radius plus rounding allowance */
+    FENNS_F32 radius2;                           /* float32 r*r: the neighbour test */
+    /* domain reduction: order-preserving uint keys of the valid min/max */
+    FENNS_U32 key_min_x, key_min_y, key_min_z;
+    FENNS_U32 key_max_x, key_max_y, key_max_z;
+    FENNS_U32 work_count;                        /* search workgroups needed */
+    FENNS_U32 pad0, pad1, pad2;
+} FENNS_END_STRUCT(fenns_gpu_params)
+
+#define FENNS_STATUS_WORDS 16 /* the fenns_status prefix of fenns_gpu_params */
+
+#endif /* FENNS_SHARED_H */

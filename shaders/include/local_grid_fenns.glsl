@@ -1,0 +1,123 @@
+// The query-driven loop of search_fenns.comp.
+shared uint s_fine[FINE_CELLS];      // counts, then starts, of the local grid
+shared uvec4 s_candidates[CANDIDATES];
+shared uint s_range_begin[27];       // sorted index of each candidate range
+shared uint s_range_prefix[28];      // candidates before each range
+
+// Candidate ranges: the whole own cell (k = 13), border sections otherwise.
+void gather_ranges(uvec3 center, work_item w) {
+    uint k = gl_LocalInvocationIndex;
+    if (k < 27u) {
+        uint key, begin = 0u, len = 0u;
+        if (k == 13u) {
+            begin = CELL_START(w.cell);
+            len = w.query_end - begin;
+        } else if (neighbour_cell(center, k, key)) {
+            begin = CELL_START(key);
+            len = BORDER_CURSOR(key) - begin; // the border section
+        }
+        s_range_begin[k] = begin;
+        s_range_prefix[k + 1u] = len;
+    }
+    barrier();
+    if (k == 0u) {
+        s_range_prefix[0] = 0u;
+        for (uint r = 1u; r < 28u; ++r) s_range_prefix[r] += s_range_prefix[r - 1u];
+    }
+    barrier();
+}
+
+uint candidate_sorted_index(uint e) {
+    uint lo = 0u, hi = 27u; // last range starting at or before e
+    while (hi - lo > 1u) {
+        uint mid = (lo + hi) >> 1u;
+        if (s_range_prefix[mid] <= e) lo = mid; else hi = mid;
+    }
+    return s_range_begin[lo] + (e - s_range_prefix[lo]);
+}
+
+void search_cell(work_item w, uint q) {
+    uvec3 center = cell_of_key(w.cell);
+    vec3 origin = local_origin(center);
+    // Candidates outside the cell grown by the margin cannot be neighbours,
+    // except beyond the domain's faces, where particles are clamped in.
+    vec3 box_lo = origin, box_hi = origin + vec3(prm.cell_x, prm.cell_y, prm.cell_z) + vec3(2.0 * prm.margin);
+    uvec3 last = coarse_dims() - 1u;
+    box_lo = mix(box_lo, vec3(-uintBitsToFloat(0x7F800000u)), equal(center, uvec3(0u)));
+    box_hi = mix(box_hi, vec3(uintBitsToFloat(0x7F800000u)), equal(center, last));
+    uint fine_count = prm.fine_x * prm.fine_y * prm.fine_z;
+
+    gather_ranges(center, w);
+    uint total = s_range_prefix[27];
+
+    bool has_query = q < w.query_end;
+    vec3 qp = vec3(0.0);
+    uint qi = 0u;
+    ivec3 qf = ivec3(0);
+    if (has_query) {
+        uvec4 s = load_sorted(q);
+        qp = uintBitsToFloat(s.xyz);
+        qi = s.w;
+        qf = ivec3(fine_cell(qp, origin));
+    }
+    list_target target = list_target_of(qi);
+    uint count = 0u;
+    ivec3 fdims = ivec3(fine_dims());
+
+    for (uint base = 0u; base < total; base += CANDIDATES) {
+        for (uint f = gl_LocalInvocationIndex; f < fine_count; f += gl_WorkGroupSize.x) s_fine[f] = 0u;
+        barrier();
+        uint cell_of[FENNS_SEARCH_ITEMS], rank_of[FENNS_SEARCH_ITEMS];
+        uvec4 cand[FENNS_SEARCH_ITEMS];
+        for (uint it = 0u; it < FENNS_SEARCH_ITEMS; ++it) {
+            uint e = base + it * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
+            cell_of[it] = 0xFFFFFFFFu;
+            if (e >= total) continue;
+            cand[it] = load_sorted(candidate_sorted_index(e));
+            vec3 p = uintBitsToFloat(cand[it].xyz);
+            if (all(greaterThanEqual(p, box_lo)) && all(lessThanEqual(p, box_hi))) {
+                cell_of[it] = fine_key(fine_cell(p, origin));
+                rank_of[it] = atomicAdd(s_fine[cell_of[it]], 1u);
+            }
+        }
+        barrier();
+        uint binned;
+        SHARED_ARRAY_EXCLUSIVE_SCAN(s_fine, fine_count, binned)
+        if (gl_LocalInvocationIndex == 0u) s_fine[fine_count] = binned;
+        for (uint it = 0u; it < FENNS_SEARCH_ITEMS; ++it)
+            if (cell_of[it] != 0xFFFFFFFFu) s_candidates[s_fine[cell_of[it]] + rank_of[it]] = cand[it];
+        barrier();
+        // Order each fine cell by original index: the atomics above ranked
+        // its candidates in whatever order the hardware ran them. Each
+        // candidate's place is the number of smaller indices in its cell.
+        for (uint it = 0u; it < FENNS_SEARCH_ITEMS; ++it) {
+            if (cell_of[it] == 0xFFFFFFFFu) continue;
+            uint b = s_fine[cell_of[it]], e = s_fine[cell_of[it] + 1u], place = b;
+            for (uint k = b; k < e; ++k) place += s_candidates[k].w < cand[it].w ? 1u : 0u;
+            rank_of[it] = place;
+        }
+        barrier();
+        for (uint it = 0u; it < FENNS_SEARCH_ITEMS; ++it)
+            if (cell_of[it] != 0xFFFFFFFFu) s_candidates[rank_of[it]] = cand[it];
+        barrier();
+        if (has_query) {
+            for (int dz = -1; dz <= 1; ++dz)
+            for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+                ivec3 f = qf + ivec3(dx, dy, dz);
+                if (any(lessThan(f, ivec3(0))) || any(greaterThanEqual(f, fdims))) continue;
+                uint key = fine_key(uvec3(f));
+                uint e = s_fine[key + 1u];
+                for (uint j = s_fine[key]; j < e; ++j) {
+                    uvec4 c = s_candidates[j];
+                    if (c.w == qi || !within_radius(qp, uintBitsToFloat(c.xyz))) continue;
+                    if (count < target.capacity) store_index(target.base + count, c.w);
+                    ++count;
+                }
+            }
+        }
+        barrier();
+    }
+    if (has_query) finish_query(qi, count, target);
+    add_total(has_query ? count : 0u);
+}

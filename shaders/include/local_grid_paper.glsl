@@ -1,0 +1,84 @@
+// The candidate-driven loop of search_paper.comp.
+shared uint s_fine[FINE_CELLS];            // gridOffsets of Algorithm 3
+shared uvec4 s_queries[FENNS_MAX_WORKGROUP]; // `particles` of Algorithm 3
+shared uint s_found[FENNS_MAX_WORKGROUP];    // neighbours found per query slot
+shared uint s_base[FENNS_MAX_WORKGROUP];     // list base per query slot
+shared uint s_room[FENNS_MAX_WORKGROUP];     // list capacity per query slot
+
+// Algorithm 4: the queries in the 27 fine cells around a candidate.
+void lookup_neighbor_cells(uvec4 candidate, vec3 origin) {
+    vec3 p = uintBitsToFloat(candidate.xyz);
+    ivec3 cf = ivec3(fine_cell(p, origin));
+    ivec3 fdims = ivec3(fine_dims());
+    for (int dz = -1; dz <= 1; ++dz)
+    for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx) {
+        ivec3 f = cf + ivec3(dx, dy, dz);
+        if (any(lessThan(f, ivec3(0))) || any(greaterThanEqual(f, fdims))) continue;
+        uint key = fine_key(uvec3(f));
+        uint e = s_fine[key + 1u];
+        for (uint slot = s_fine[key]; slot < e; ++slot) {
+            uvec4 query = s_queries[slot];
+            if (query.w == candidate.w || !within_radius(uintBitsToFloat(query.xyz), p)) continue;
+            uint k = atomicAdd(s_found[slot], 1u);
+            if (k < s_room[slot]) store_index(s_base[slot] + k, candidate.w);
+        }
+    }
+}
+
+void search_cell(work_item w, uint q) {
+    uvec3 center = cell_of_key(w.cell);
+    vec3 origin = local_origin(center);
+    uint fine_count = prm.fine_x * prm.fine_y * prm.fine_z;
+    uint t = gl_LocalInvocationIndex;
+
+    // Lines 7-19: sort this chunk of queries into the local grid.
+    for (uint f = t; f < fine_count; f += gl_WorkGroupSize.x) s_fine[f] = 0u;
+    barrier();
+    bool has_query = q < w.query_end;
+    uvec4 query = uvec4(0u);
+    uint fine = 0u, rank = 0u;
+    if (has_query) {
+        query = load_sorted(q);
+        fine = fine_key(fine_cell(uintBitsToFloat(query.xyz), origin));
+        rank = atomicAdd(s_fine[fine], 1u);
+    }
+    barrier();
+    uint queries;
+    SHARED_ARRAY_EXCLUSIVE_SCAN(s_fine, fine_count, queries)
+    if (t == 0u) s_fine[fine_count] = queries;
+    if (has_query) {
+        uint slot = s_fine[fine] + rank;
+        list_target target = list_target_of(query.w);
+        s_queries[slot] = query;
+        s_found[slot] = 0u;
+        s_base[slot] = target.base;
+        s_room[slot] = target.capacity;
+    }
+    barrier();
+
+    // Lines 21-24: every particle of the own cell.
+    for (uint j = CELL_START(w.cell) + t; j < w.query_end; j += gl_WorkGroupSize.x)
+        lookup_neighbor_cells(load_sorted(j), origin);
+    // Lines 26-35: the border particles of each neighbouring cell, one
+    // subgroup per cell (looping when there are fewer than 26 subgroups).
+    for (uint k = gl_SubgroupID; k < 27u; k += gl_NumSubgroups) {
+        uint key;
+        if (k == 13u || !neighbour_cell(center, k, key)) continue;
+        uint end = BORDER_CURSOR(key);
+        for (uint j = CELL_START(key) + gl_SubgroupInvocationID; j < end; j += gl_SubgroupSize)
+            lookup_neighbor_cells(load_sorted(j), origin);
+    }
+    barrier();
+
+    // Lines 37-39: finish every valid query.
+    uint count = 0u;
+    if (t < queries) {
+        count = s_found[t];
+        list_target target;
+        target.base = s_base[t];
+        target.capacity = s_room[t];
+        finish_query(s_queries[t].w, count, target);
+    }
+    add_total(count);
+}

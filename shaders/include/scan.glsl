@@ -1,0 +1,40 @@
+// Workgroup-wide exclusive scan on subgroup operations, correct for every
+// subgroup size from 4 to 128 (shared totals sized for the worst case).
+shared uint s_subgroup_totals[FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP];
+
+// Must be called by every invocation of the workgroup (uniform control flow).
+uint workgroup_exclusive_scan(uint v, out uint total) {
+    uint inclusive = subgroupInclusiveAdd(v);
+    if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_subgroup_totals[gl_SubgroupID] = inclusive;
+    barrier();
+    // Hillis-Steele over the (at most 64) subgroup totals.
+    uint t = gl_LocalInvocationIndex;
+    for (uint offset = 1u; offset < gl_NumSubgroups; offset <<= 1u) {
+        uint add = (t < gl_NumSubgroups && t >= offset) ? s_subgroup_totals[t - offset] : 0u;
+        barrier();
+        if (t < gl_NumSubgroups) s_subgroup_totals[t] += add;
+        barrier();
+    }
+    uint before = gl_SubgroupID > 0u ? s_subgroup_totals[gl_SubgroupID - 1u] : 0u;
+    total = s_subgroup_totals[gl_NumSubgroups - 1u];
+    barrier(); // the totals are reused by the next call
+    return before + inclusive - v;
+}
+
+// Exclusive scan of a shared array of `len` entries in place, each thread
+// owning a run of consecutive entries; returns the sum of all entries.
+#define SHARED_ARRAY_EXCLUSIVE_SCAN(array, len, result_total)                      \
+    {                                                                              \
+        uint per_ = ((len) + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;         \
+        uint begin_ = min(gl_LocalInvocationIndex * per_, (len));                  \
+        uint end_ = min(begin_ + per_, (len));                                     \
+        uint sum_ = 0u;                                                            \
+        for (uint i_ = begin_; i_ < end_; ++i_) sum_ += array[i_];                 \
+        uint run_ = workgroup_exclusive_scan(sum_, result_total);                  \
+        for (uint i_ = begin_; i_ < end_; ++i_) {                                  \
+            uint v_ = array[i_];                                                   \
+            array[i_] = run_;                                                      \
+            run_ += v_;                                                            \
+        }                                                                          \
+        barrier();                                                                 \
+    }

@@ -1,0 +1,75 @@
+// What both search variants share: which coarse cell and query chunk a
+// workgroup owns, and how a found neighbour is emitted in each output mode.
+// Needs USE_PARAMS, USE_CELLS, USE_SORTED, USE_PERM, USE_COUNTS,
+// USE_OFFSETS, USE_INDICES and grid.glsl.
+
+struct work_item {
+    uint cell;        // coarse cell key (cell_capacity: the invalid particles)
+    uint query_begin; // sorted index of the chunk's first query
+    uint query_end;   // one past the cell's last particle
+};
+
+// Work items are the scanned WORK_START table; returns false past the end.
+bool find_work(out work_item w) {
+    uint id = linear_workgroup();
+    uint keys = cell_keys();
+    if (id >= WORK_START(keys)) return false;
+    uint lo = 0u, hi = keys; // largest cell whose work starts at or before id
+    while (hi - lo > 1u) {
+        uint mid = (lo + hi) >> 1u;
+        if (WORK_START(mid) <= id) lo = mid; else hi = mid;
+    }
+    w.cell = lo;
+    w.query_begin = CELL_START(lo) + (id - WORK_START(lo)) * gl_WorkGroupSize.x;
+    w.query_end = CELL_START(lo + 1u);
+    return true;
+}
+
+// Invalid particles have no neighbours: report 0 and write no list.
+void finish_invalid(uint q) {
+    if (q < pc.n && pc.mode != FENNS_MODE_CSR) counts[perm[q]] = 0u;
+}
+
+// Coarse cell `center` moved by neighbour number k (0..26, 13 is itself);
+// false outside the grid.
+bool neighbour_cell(uvec3 center, uint k, out uint key) {
+    ivec3 n = ivec3(center) + ivec3(int(k % 3u), int((k / 3u) % 3u), int(k / 9u)) - ivec3(1);
+    key = 0u;
+    if (any(lessThan(n, ivec3(0))) || any(greaterThanEqual(n, ivec3(coarse_dims())))) return false;
+    key = coarse_key(uvec3(n));
+    return true;
+}
+
+// Where list entries of query i go, and whether they fit.
+struct list_target {
+    uint base;
+    uint capacity; // entries that may be written
+};
+
+list_target list_target_of(uint i) {
+    list_target t;
+    t.base = 0u;
+    t.capacity = 0u;
+    if (pc.mode == FENNS_MODE_FIXED) {
+        t.base = i * pc.capacity;
+        t.capacity = pc.capacity;
+    } else if (pc.mode == FENNS_MODE_CSR) {
+        t.base = offsets[i];
+        uint end = offsets[i + 1u];
+        t.capacity = end <= pc.capacity ? end - t.base : 0u;
+    }
+    return t;
+}
+
+// A list that did not fit counts as one overflow; counts and totals.
+void finish_query(uint i, uint count, list_target t) {
+    if (pc.mode != FENNS_MODE_CSR) counts[i] = count;
+    if (pc.mode != FENNS_MODE_COUNT && count > t.capacity) atomicAdd(prm.list_overflow, 1u);
+}
+
+void add_total(uint count) {
+    uint total = subgroupAdd(count);
+    if (pc.mode != FENNS_MODE_CSR && subgroupElect() && total != 0u) atomicAdd(prm.total_neighbors, total);
+    if (pc.mode == FENNS_MODE_CSR && linear_workgroup() == 0u && gl_LocalInvocationIndex == 0u)
+        prm.total_neighbors = offsets[pc.n];
+}

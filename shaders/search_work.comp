@@ -1,0 +1,23 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// End of the build: one search work item per workgroup-sized chunk of every
+// coarse cell (so crowded cells are spread over several workgroups), and the
+// status counts. The work starts are scanned afterwards.
+#include "header.glsl"
+#define USE_PARAMS
+#define PARAMS_ACCESS
+#define USE_CELLS
+#define CELLS_ACCESS
+#include "bindings.glsl"
+
+void main() {
+    uint c = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
+    uint keys = cell_keys();
+    if (c < keys) {
+        uint len = CELL_START(c + 1u) - CELL_START(c);
+        WORK_START(c) = (len + pc.mode - 1u) / pc.mode; // pc.mode = search workgroup size
+    } else if (c == keys) {
+        WORK_START(c) = 0u;
+        prm.invalid_count = CELL_START(keys) - CELL_START(keys - 1u);
+    }
+}

@@ -1,0 +1,72 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// fenns (deterministic) only: sort every border and inner section of the
+// permutation by original index, so the sorted layout no longer depends on
+// the order the reorder's atomics happened to run in. One workgroup per
+// section; sections up to SORT_CAPACITY are bitonic-sorted in shared memory,
+// longer ones in SORT_CAPACITY runs merged in global memory.
+#include "header.glsl"
+layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
+#define USE_CELLS
+#define CELLS_ACCESS readonly
+#define USE_PERM
+#define PERM_ACCESS coherent
+#define USE_SORT_TMP
+#include "bindings.glsl"
+#include "bitonic.glsl"
+
+void main() {
+    uint section = linear_workgroup();
+    if (section >= 2u * cell_keys()) return;
+    uint c = section >> 1u;
+    uint begin = (section & 1u) == 0u ? CELL_START(c) : BORDER_CURSOR(c);
+    uint end = (section & 1u) == 0u ? BORDER_CURSOR(c) : CELL_START(c + 1u);
+    uint len = end - begin;
+    if (len < 2u) return;
+
+    // Runs of SORT_CAPACITY, each sorted in shared memory.
+    for (uint run = 0u; run < len; run += SORT_CAPACITY) {
+        uint run_len = min(SORT_CAPACITY, len - run);
+        uint padded = 2u;
+        while (padded < run_len) padded <<= 1u;
+        for (uint i = gl_LocalInvocationIndex; i < padded; i += gl_WorkGroupSize.x)
+            s_bitonic[i] = i < run_len ? perm[begin + run + i] : 0xFFFFFFFFu;
+        barrier();
+        bitonic_sort_shared(padded);
+        for (uint i = gl_LocalInvocationIndex; i < run_len; i += gl_WorkGroupSize.x)
+            perm[begin + run + i] = s_bitonic[i];
+        barrier();
+    }
+    if (len <= SORT_CAPACITY) return;
+
+    // Merge pairs of sorted runs, ping-ponging between perm and sort_tmp.
+    // Values are distinct, so an element's place is its index in its run plus
+    // the number of smaller values in the partner run.
+    bool in_perm = true;
+    for (uint width = SORT_CAPACITY; width < len; width <<= 1u) {
+        memoryBarrierBuffer();
+        barrier();
+        for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) {
+            uint pair = i / (2u * width) * (2u * width);
+            bool left = i - pair < width;
+            uint own_begin = left ? pair : pair + width;
+            uint other_begin = left ? pair + width : pair;
+            uint other_end = left ? min(pair + 2u * width, len) : pair + width;
+            if (other_begin >= len) other_begin = other_end = len;
+            uint v = in_perm ? perm[begin + i] : sort_tmp[begin + i];
+            uint lo = other_begin, hi = other_end; // first partner element > v
+            while (lo < hi) {
+                uint mid = (lo + hi) >> 1u;
+                uint w = in_perm ? perm[begin + mid] : sort_tmp[begin + mid];
+                if (w < v) lo = mid + 1u; else hi = mid;
+            }
+            uint place = pair + (i - own_begin) + (lo - other_begin);
+            if (in_perm) sort_tmp[begin + place] = v; else perm[begin + place] = v;
+        }
+        in_perm = !in_perm;
+    }
+    memoryBarrierBuffer();
+    barrier();
+    if (!in_perm)
+        for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) perm[begin + i] = sort_tmp[begin + i];
+}

@@ -1,0 +1,45 @@
+/* The context: the engine's device, the function table, the limits that
+ * shape every plan, the logger and the host allocator. */
+#ifndef FENNS_CONTEXT_H
+#define FENNS_CONTEXT_H
+
+#include <fenns/fenns.h>
+#include "vk_functions.h"
+
+typedef struct fenns_vk {
+#define FENNS_VK_MEMBER_(name) PFN_##name name;
+    FENNS_VK_INSTANCE_FUNCTIONS(FENNS_VK_MEMBER_)
+    FENNS_VK_DEVICE_FUNCTIONS(FENNS_VK_MEMBER_)
+#undef FENNS_VK_MEMBER_
+} fenns_vk;
+
+struct fenns_context_T {
+    fenns_vk vk;
+    VkInstance instance;
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    uint32_t queue_family_index;
+    const VkAllocationCallbacks *allocator; /* NULL or &allocator_copy */
+    VkAllocationCallbacks allocator_copy;
+    fenns_log_fn log;
+    void *log_user_data;
+    VkPipelineCache pipeline_cache;
+    fenns_device_limits limits;
+    uint32_t timestamp_valid_bits;
+};
+
+/* Host memory through the caller's callbacks (or malloc). */
+void *fenns__alloc(const fenns_context ctx, size_t size);
+void fenns__free(const fenns_context ctx, void *memory);
+
+/* Logs a printf-style message when a logger is set. */
+void fenns__log(const fenns_context ctx, fenns_log_level level, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Maps a VkResult to the fenns_result callers see. */
+fenns_result fenns__from_vk(VkResult result);
+
+#endif

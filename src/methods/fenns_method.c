@@ -1,0 +1,127 @@
+/* The FENNS method: which passes a build and a search record, in which
+ * order, for the two variants; and the argument checks of fenns_cmd_*. */
+#include "passes/passes.h"
+
+static int range_ok(const fenns_buffer_range *r, VkDeviceSize need) {
+    return r->buffer != VK_NULL_HANDLE && r->range >= need && r->range != VK_WHOLE_SIZE;
+}
+
+static int aligned(fenns_pipeline p, VkDeviceSize offset) {
+    VkDeviceSize a = p->ctx->limits.min_storage_buffer_offset_alignment;
+    return a == 0 || offset % a == 0;
+}
+
+/* Checks what a build and a search share; logs and returns 0 on a bad argument. */
+static int check_common(fenns_pipeline p, uint32_t n, const fenns_buffer_range *positions,
+                        const fenns_buffer_range *scratch, const char *who) {
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(p, n, &req);
+    const char *bad = NULL;
+    if (n > p->plan.max_particles) bad = "particle_count exceeds the pipeline's max_particles";
+    else if (n && !range_ok(positions, 16u * (VkDeviceSize)n)) bad = "positions range is null or smaller than 16*n bytes";
+    else if (n && !aligned(p, positions->offset)) bad = "positions offset is not a multiple of minStorageBufferOffsetAlignment";
+    else if (!range_ok(scratch, req.size)) bad = "scratch range is null or smaller than the scratch requirements";
+    else if (scratch->offset % req.alignment) bad = "scratch offset is not aligned to the scratch requirements";
+    if (bad) fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: %s; nothing recorded", who, bad);
+    return bad == NULL;
+}
+
+void fenns_cmd_build(VkCommandBuffer cmd, fenns_pipeline p, const fenns_build_info *info) {
+    if (!p) return;
+    if (!cmd || !info) {
+        fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_build: null command buffer or info; nothing recorded");
+        return;
+    }
+    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, "fenns_cmd_build")) return;
+    fenns_frame f;
+    fenns__frame_init(&f, p, info->particle_count, &info->positions, &info->scratch);
+    int deterministic = p->plan.method == FENNS_METHOD_FENNS;
+
+    fenns__pass_clear(cmd, p, &f);
+    fenns__barrier(cmd, p);
+    if (!p->plan.user_domain) {
+        fenns__pass_domain_reduce(cmd, p, &f);
+        fenns__barrier(cmd, p);
+    }
+    fenns__pass_grid_setup(cmd, p, &f);
+    fenns__barrier(cmd, p);
+    fenns__pass_coarse_count(cmd, p, &f);  /* Algorithm 1 */
+    fenns__barrier(cmd, p);
+    fenns__pass_cell_scan(cmd, p, &f);
+    fenns__barrier(cmd, p);
+    fenns__pass_cell_cursors(cmd, p, &f);
+    fenns__barrier(cmd, p);
+    fenns__pass_reorder(cmd, p, &f, !deterministic); /* Algorithm 2 */
+    fenns__barrier(cmd, p);
+    if (deterministic) {
+        fenns__pass_section_sort(cmd, p, &f);
+        fenns__barrier(cmd, p);
+        fenns__pass_gather(cmd, p, &f);
+        fenns__barrier(cmd, p);
+    }
+    fenns__pass_search_work(cmd, p, &f);
+}
+
+void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline p) {
+    if (p && cmd) fenns__barrier(cmd, p);
+}
+
+static void timestamp(VkCommandBuffer cmd, fenns_pipeline p, uint32_t which) {
+    if (p->timestamp_pool)
+        p->ctx->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, p->timestamp_pool,
+                                       p->timestamp_first + which);
+}
+
+void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_info *info) {
+    if (!p) return;
+    if (!cmd || !info) {
+        fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search: null command buffer or info; nothing recorded");
+        return;
+    }
+    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, "fenns_cmd_search")) return;
+    uint32_t n = info->particle_count;
+    fenns_output_flags out = info->outputs;
+    const char *bad = NULL;
+    const VkDeviceSize bytes_n = 4u * (VkDeviceSize)(n ? n : 1u);
+    const fenns_output_flags known = FENNS_OUTPUT_COUNTS | FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED | FENNS_OUTPUT_SORTED_LISTS;
+    if (!out || (out & ~known)) bad = "outputs is 0 or has unknown bits";
+    else if ((out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_FIXED)) bad = "CSR and FIXED outputs are exclusive";
+    else if (!range_ok(&info->counts, bytes_n) || !aligned(p, info->counts.offset)) bad = "counts range is null, misaligned or smaller than 4*n bytes";
+    else if ((out & FENNS_OUTPUT_CSR) && (!range_ok(&info->offsets, 4u * ((VkDeviceSize)n + 1u)) || !aligned(p, info->offsets.offset)))
+        bad = "offsets range is null, misaligned or smaller than 4*(n+1) bytes";
+    else if ((out & (FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED)) && (!range_ok(&info->indices, 4u) || !aligned(p, info->indices.offset)))
+        bad = "indices range is null, misaligned or empty";
+    else if ((out & FENNS_OUTPUT_FIXED) && info->fixed_capacity == 0) bad = "fixed_capacity is 0";
+    else if ((out & FENNS_OUTPUT_FIXED) && ((uint64_t)n * info->fixed_capacity > UINT32_MAX ||
+                                            info->indices.range < 4u * (VkDeviceSize)n * info->fixed_capacity))
+        bad = "indices range is smaller than 4*n*fixed_capacity bytes (or n*capacity >= 2^32)";
+    else if ((out & (FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED)) &&
+             info->indices.range > ((VkDeviceSize)FENNS_CHUNKS << (p->plan.chunk_shift4 + 2u)))
+        bad = "indices range exceeds what four storage-buffer bindings address";
+    if (bad) {
+        fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search: %s; nothing recorded", bad);
+        return;
+    }
+    fenns_frame f;
+    fenns__frame_init(&f, p, n, &info->positions, &info->scratch);
+    fenns_outputs o = {info->counts, info->offsets, info->indices, info->fixed_capacity};
+
+    fenns__pass_reset_status(cmd, p, &f);
+    fenns__barrier(cmd, p);
+    if (out & FENNS_OUTPUT_FIXED) {
+        fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_FIXED);
+        timestamp(cmd, p, 0);
+        return;
+    }
+    fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_COUNT);
+    timestamp(cmd, p, 0);
+    if (!(out & FENNS_OUTPUT_CSR)) return;
+    fenns__barrier(cmd, p);
+    fenns__pass_offsets_scan(cmd, p, &f, &o);
+    fenns__barrier(cmd, p);
+    fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_CSR);
+    if (out & FENNS_OUTPUT_SORTED_LISTS) {
+        fenns__barrier(cmd, p);
+        fenns__pass_list_sort(cmd, p, &f, &o);
+    }
+}

@@ -1,0 +1,137 @@
+/* The build passes: clear, domain, grid, Algorithm 1 (count), scan,
+ * Algorithm 2 (reorder), and for the deterministic variant the section sort
+ * and gather; finally the search work list. */
+#include <stddef.h>
+
+#include "passes.h"
+
+void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns_buffer_range *positions,
+                       const fenns_buffer_range *scratch) {
+    f->n = n;
+    f->positions = *positions;
+    f->scratch = *scratch;
+    fenns_plan_scratch(&p->plan, n, &f->layout);
+}
+
+void fenns__bind_region(fenns_bindings *b, const fenns_frame *f, uint32_t binding, fenns_region r) {
+    if (r.size == 0) r = f->layout.params;
+    fenns__bind(b, binding, f->scratch.buffer, f->scratch.offset + r.offset, r.size);
+}
+
+void fenns__bind_positions(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f) {
+    if (f->n == 0) { /* no particle is read; any valid range will do */
+        for (uint32_t c = 0; c < FENNS_CHUNKS; ++c) fenns__bind_region(b, f, FENNS_BINDING_POSITIONS + c, f->layout.params);
+        return;
+    }
+    fenns__bind_chunked(b, FENNS_BINDING_POSITIONS, f->positions.buffer, f->positions.offset,
+                        16u * (VkDeviceSize)f->n, p->plan.chunk_shift16, 16);
+}
+
+void fenns__bind_sorted(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f) {
+    fenns__bind_chunked(b, FENNS_BINDING_SORTED, f->scratch.buffer, f->scratch.offset + f->layout.sorted.offset,
+                        f->layout.sorted.size, p->plan.chunk_shift16, 16);
+}
+
+static VkDeviceSize scratch_at(const fenns_frame *f, fenns_region r, size_t field_offset) {
+    return f->scratch.offset + r.offset + field_offset;
+}
+
+void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    const fenns_vk *vk = &p->ctx->vk;
+    VkBuffer s = f->scratch.buffer;
+    /* Three disjoint fills (overlapping ones would need barriers between):
+     * zeros, the min keys at their largest value, zeros. */
+    VkDeviceSize key_min = offsetof(fenns_gpu_params, key_min_x), key_end = key_min + 3u * sizeof(uint32_t);
+    vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, 0), key_min, 0u);
+    vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, key_min), key_end - key_min, 0xFFFFFFFFu);
+    vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, key_end), sizeof(fenns_gpu_params) - key_end, 0u);
+    /* Only the counted cell starts need zeros; cursors and work are written. */
+    vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 0), 4u * ((VkDeviceSize)p->plan.cell_keys + 1u), 0u);
+}
+
+void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {0};
+    fenns__bind_positions(&b, p, f);
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns_push pc = fenns__push_base(p, f->n);
+    fenns__dispatch(cmd, p, FENNS_PASS_domain_reduce, &b, &pc, f->n ? p->plan.count_groups : 0);
+}
+
+void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {0};
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns_push pc = fenns__push_base(p, f->n);
+    fenns__dispatch(cmd, p, FENNS_PASS_grid_setup, &b, &pc, 1);
+}
+
+void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {0};
+    fenns__bind_positions(&b, p, f);
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.mode = p->plan.shared_histogram;
+    fenns__dispatch(cmd, p, FENNS_PASS_coarse_count, &b, &pc, f->n ? p->plan.count_groups : 0);
+}
+
+void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    /* Counts of the K keys become starts; start[K] = n. */
+    VkDeviceSize cells = f->scratch.offset + f->layout.cells.offset;
+    fenns__record_scan(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
+                       cells, f->scratch.buffer, cells, p->plan.cell_keys, p->plan.cell_keys + 1u);
+}
+
+static uint64_t groups_for(fenns_pipeline p, uint64_t items) {
+    return (items + p->plan.workgroup_size - 1) / p->plan.workgroup_size;
+}
+
+void fenns__pass_cell_cursors(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {0};
+    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns_push pc = fenns__push_base(p, f->n);
+    fenns__dispatch(cmd, p, FENNS_PASS_cell_cursors, &b, &pc, groups_for(p, p->plan.cell_keys));
+}
+
+void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int write_sorted) {
+    fenns_bindings b = {0};
+    fenns__bind_positions(&b, p, f);
+    fenns__bind_sorted(&b, p, f);
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.mode = write_sorted ? 1u : 0u;
+    fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, f->n ? p->plan.count_groups : 0);
+}
+
+void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {0};
+    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    fenns__bind_region(&b, f, FENNS_BINDING_SORT_TMP, f->layout.sort_tmp);
+    fenns_push pc = fenns__push_base(p, f->n);
+    fenns__dispatch(cmd, p, FENNS_PASS_section_sort, &b, &pc, f->n ? 2u * (uint64_t)p->plan.cell_keys : 0);
+}
+
+void fenns__pass_gather(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {0};
+    fenns__bind_positions(&b, p, f);
+    fenns__bind_sorted(&b, p, f);
+    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    fenns_push pc = fenns__push_base(p, f->n);
+    fenns__dispatch(cmd, p, FENNS_PASS_gather, &b, &pc, groups_for(p, f->n));
+}
+
+void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {0};
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.mode = p->plan.workgroup_size;
+    fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, groups_for(p, p->plan.cell_keys + 1u));
+    fenns__barrier(cmd, p);
+    /* Work starts: K chunk counts scanned in place, WORK_START[K] = total. */
+    VkDeviceSize work = f->scratch.offset + f->layout.cells.offset + 4u * (VkDeviceSize)p->plan.work_base;
+    fenns__record_scan(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
+                       work, f->scratch.buffer, work, p->plan.cell_keys, p->plan.cell_keys + 1u);
+}

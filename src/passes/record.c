@@ -1,0 +1,74 @@
+/* What every pass does to record itself: push descriptors, push constants,
+ * a dispatch in rows, and the barrier between passes. */
+#include "pipeline.h"
+
+void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
+    if (b->count >= FENNS_MAX_PUSHED) return;
+    b->items[b->count++] = (fenns_binding){binding, buffer, offset, range};
+}
+
+void fenns__bind_chunked(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
+                         VkDeviceSize bytes, uint32_t shift, uint32_t element) {
+    VkDeviceSize chunk = (VkDeviceSize)element << shift;
+    for (uint32_t c = 0; c < FENNS_CHUNKS; ++c) {
+        VkDeviceSize start = (VkDeviceSize)c * chunk;
+        /* Chunks past the end repeat the first one: the shader never reads
+         * them, but a pushed descriptor must be valid. */
+        if (start >= bytes) start = 0;
+        VkDeviceSize len = bytes - start < chunk ? bytes - start : chunk;
+        fenns__bind(b, first_binding + c, buffer, offset + start, len);
+    }
+}
+
+fenns_push fenns__push_base(fenns_pipeline p, uint32_t n) {
+    fenns_push pc = {0};
+    pc.n = n;
+    pc.cell_capacity = p->plan.cell_capacity;
+    pc.chunk_shift16 = p->plan.chunk_shift16;
+    pc.chunk_shift4 = p->plan.chunk_shift4;
+    pc.radius = p->plan.radius;
+    pc.fine_max = p->plan.fine_max;
+    pc.sort_capacity = p->plan.sort_capacity;
+    pc.work_base = p->plan.work_base;
+    pc.user_domain = (uint32_t)p->plan.user_domain;
+    pc.domain_min_x = p->plan.domain_min[0];
+    pc.domain_min_y = p->plan.domain_min[1];
+    pc.domain_min_z = p->plan.domain_min[2];
+    pc.domain_max_x = p->plan.domain_max[0];
+    pc.domain_max_y = p->plan.domain_max[1];
+    pc.domain_max_z = p->plan.domain_max[2];
+    return pc;
+}
+
+void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
+                     fenns_push *pc, uint64_t groups) {
+    const fenns_vk *vk = &p->ctx->vk;
+    VkDescriptorBufferInfo infos[FENNS_MAX_PUSHED];
+    VkWriteDescriptorSet writes[FENNS_MAX_PUSHED];
+    for (uint32_t i = 0; i < b->count; ++i) {
+        infos[i] = (VkDescriptorBufferInfo){b->items[i].buffer, b->items[i].offset, b->items[i].range};
+        writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                                           .dstBinding = b->items[i].binding, .descriptorCount = 1,
+                                           .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                                           .pBufferInfo = &infos[i]};
+    }
+    /* Rows of at most 65535 workgroups (the smallest maxComputeWorkGroupCount). */
+    uint32_t x = groups > 65535u ? 65535u : (uint32_t)groups;
+    uint32_t y = x ? (uint32_t)((groups + x - 1) / x) : 0u;
+    pc->groups_x = x;
+    vk->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipelines[pass]);
+    vk->vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, b->count, writes);
+    vk->vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *pc, pc);
+    if (x && y) vk->vkCmdDispatch(cmd, x, y, 1);
+}
+
+void fenns__barrier(VkCommandBuffer cmd, fenns_pipeline p) {
+    /* Transfer is on both sides: builds and searches clear their own
+     * scratch with vkCmdFillBuffer after earlier passes wrote it. */
+    VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                               .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                               .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                                VK_ACCESS_TRANSFER_WRITE_BIT};
+    VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    p->ctx->vk.vkCmdPipelineBarrier(cmd, stages, stages, 0, 1, &barrier, 0, NULL, 0, NULL);
+}

@@ -1,0 +1,56 @@
+/* The search passes: the local-grid search (paper Algorithms 3-4 or the
+ * query-driven default), the CSR offsets scan and the list sort. */
+#include <stddef.h>
+
+#include "passes.h"
+
+void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    /* total_neighbors and list_overflow belong to one search. */
+    p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer,
+                               f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, total_neighbors),
+                               2u * sizeof(uint32_t), 0u);
+}
+
+static void bind_outputs(fenns_bindings *b, fenns_pipeline p, const fenns_outputs *o, uint32_t mode) {
+    fenns__bind(b, FENNS_BINDING_COUNTS, o->counts.buffer, o->counts.offset, o->counts.range);
+    /* In modes that do not touch offsets or indices, the counts range stands
+     * in: the shader never reaches them, but pushed descriptors must be valid. */
+    const fenns_buffer_range *offsets = mode == FENNS_MODE_CSR ? &o->offsets : &o->counts;
+    const fenns_buffer_range *indices = mode == FENNS_MODE_COUNT ? &o->counts : &o->indices;
+    fenns__bind(b, FENNS_BINDING_OFFSETS, offsets->buffer, offsets->offset, offsets->range);
+    fenns__bind_chunked(b, FENNS_BINDING_INDICES, indices->buffer, indices->offset, indices->range,
+                        p->plan.chunk_shift4, 4);
+}
+
+void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
+                        uint32_t mode) {
+    fenns_bindings b = {0};
+    fenns__bind_sorted(&b, p, f);
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    bind_outputs(&b, p, o, mode);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.mode = mode;
+    pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity
+                : mode == FENNS_MODE_CSR ? (uint32_t)(o->indices.range / 4u > UINT32_MAX ? UINT32_MAX : o->indices.range / 4u)
+                : 0u;
+    /* At most one partial chunk per cell beyond n / workgroup full ones. */
+    uint64_t groups = f->n ? (f->n + p->plan.workgroup_size - 1) / p->plan.workgroup_size + p->plan.cell_keys : 0;
+    fenns__dispatch(cmd, p, FENNS_PASS_search, &b, &pc, groups);
+}
+
+void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
+    fenns__record_scan(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, o->counts.buffer,
+                       o->counts.offset, o->offsets.buffer, o->offsets.offset, f->n, f->n + 1u);
+}
+
+void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
+    fenns_bindings b = {0};
+    fenns__bind(&b, FENNS_BINDING_OFFSETS, o->offsets.buffer, o->offsets.offset, o->offsets.range);
+    fenns__bind_chunked(&b, FENNS_BINDING_INDICES, o->indices.buffer, o->indices.offset, o->indices.range,
+                        p->plan.chunk_shift4, 4);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.capacity = (uint32_t)(o->indices.range / 4u > UINT32_MAX ? UINT32_MAX : o->indices.range / 4u);
+    fenns__dispatch(cmd, p, FENNS_PASS_list_sort, &b, &pc, (f->n + p->plan.workgroup_size - 1) / p->plan.workgroup_size);
+}

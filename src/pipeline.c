@@ -1,0 +1,165 @@
+/* Pipeline creation: the plan, one push-descriptor set layout shared by every
+ * pass, and one compute pipeline per pass with the plan's specialization. */
+#include <string.h>
+
+#include "pipeline.h"
+
+#include "domain_reduce.spv.h"
+#include "grid_setup.spv.h"
+#include "coarse_count.spv.h"
+#include "scan_block.spv.h"
+#include "scan_add.spv.h"
+#include "cell_cursors.spv.h"
+#include "reorder.spv.h"
+#include "section_sort.spv.h"
+#include "gather.spv.h"
+#include "search_work.spv.h"
+#include "search_fenns.spv.h"
+#include "search_paper.spv.h"
+#include "list_sort.spv.h"
+
+typedef struct shader_code {
+    const uint32_t *code;
+    size_t size;
+} shader_code;
+#define FENNS_SPV_(name) {fenns_spv_##name, sizeof fenns_spv_##name}
+
+static shader_code code_of(fenns_pass pass, fenns_method method) {
+    static const shader_code table[FENNS_PASS_COUNT] = {
+        FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
+        FENNS_SPV_(scan_add),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
+        FENNS_SPV_(gather),        FENNS_SPV_(search_work), FENNS_SPV_(search_fenns), FENNS_SPV_(list_sort),
+    };
+    if (pass == FENNS_PASS_search && method == FENNS_METHOD_FENNS_PAPER)
+        return (shader_code)FENNS_SPV_(search_paper);
+    return table[pass];
+}
+
+static fenns_plan_limits plan_limits(fenns_context ctx) {
+    fenns_plan_limits l;
+    l.shared_memory_budget = ctx->limits.shared_memory_budget;
+    l.max_workgroup_invocations = ctx->limits.max_workgroup_invocations;
+    l.max_workgroup_count_x = ctx->limits.max_workgroup_count[0] < ctx->limits.max_workgroup_count[1]
+                                  ? ctx->limits.max_workgroup_count[0] : ctx->limits.max_workgroup_count[1];
+    l.max_storage_buffer_range = ctx->limits.max_storage_buffer_range;
+    l.min_storage_buffer_offset_alignment = ctx->limits.min_storage_buffer_offset_alignment;
+    return l;
+}
+
+static VkResult create_pass(fenns_pipeline p, fenns_pass pass) {
+    fenns_context ctx = p->ctx;
+    shader_code code = code_of(pass, p->plan.method);
+    VkShaderModuleCreateInfo module_info = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                            .codeSize = code.size, .pCode = code.code};
+    VkShaderModule module;
+    VkResult r = ctx->vk.vkCreateShaderModule(ctx->device, &module_info, ctx->allocator, &module);
+    if (r != VK_SUCCESS) return r;
+
+    /* constant_id 0: workgroup size; 1 and 2: the pass's shared array sizes. */
+    uint32_t values[3] = {p->plan.workgroup_size, 1, 1};
+    if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.cell_keys : 1;
+    if (pass == FENNS_PASS_section_sort) values[1] = p->plan.sort_capacity;
+    if (pass == FENNS_PASS_search) {
+        values[1] = p->plan.fine_cells;
+        values[2] = p->plan.candidates;
+    }
+    VkSpecializationMapEntry entries[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
+    VkSpecializationInfo spec = {3, entries, sizeof values, values};
+    VkComputePipelineCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+                  .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main",
+                  .pSpecializationInfo = &spec},
+        .layout = p->layout};
+    r = ctx->vk.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &info, ctx->allocator,
+                                          &p->pipelines[pass]);
+    ctx->vk.vkDestroyShaderModule(ctx->device, module, ctx->allocator);
+    return r;
+}
+
+fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_create_info *info,
+                                   fenns_pipeline *out_pipeline) {
+    if (out_pipeline) *out_pipeline = NULL;
+    if (!context || !info || !out_pipeline) return FENNS_ERROR_INVALID_ARGUMENT;
+    fenns_plan plan;
+    fenns_plan_limits limits = plan_limits(context);
+    fenns_result result = fenns_plan_make(&limits, info, &plan);
+    if (result != FENNS_SUCCESS) {
+        if (result == FENNS_ERROR_TOO_LARGE)
+            fenns__log(context, FENNS_LOG_ERROR, "%u particles exceed the %llu this device can address",
+                       info->max_particles, (unsigned long long)plan.max_particles_addressable);
+        else
+            fenns__log(context, FENNS_LOG_ERROR, "invalid pipeline create-info: %s", fenns_result_string(result));
+        return result;
+    }
+    struct fenns_pipeline_T *p = fenns__alloc(context, sizeof *p);
+    if (!p) return FENNS_ERROR_OUT_OF_HOST_MEMORY;
+    memset(p, 0, sizeof *p);
+    p->ctx = context;
+    p->plan = plan;
+
+    VkDescriptorSetLayoutBinding bindings[FENNS_BINDING_COUNT];
+    for (uint32_t i = 0; i < FENNS_BINDING_COUNT; ++i)
+        bindings[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+                                                     VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                                .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+                                                .bindingCount = FENNS_BINDING_COUNT, .pBindings = bindings};
+    VkResult r = context->vk.vkCreateDescriptorSetLayout(context->device, &set_info, context->allocator, &p->set_layout);
+    if (r == VK_SUCCESS) {
+        VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(fenns_push)};
+        VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                                  .setLayoutCount = 1, .pSetLayouts = &p->set_layout,
+                                                  .pushConstantRangeCount = 1, .pPushConstantRanges = &range};
+        r = context->vk.vkCreatePipelineLayout(context->device, &layout_info, context->allocator, &p->layout);
+    }
+    for (int pass = 0; pass < FENNS_PASS_COUNT && r == VK_SUCCESS; ++pass) r = create_pass(p, (fenns_pass)pass);
+    if (r != VK_SUCCESS) {
+        fenns__log(context, FENNS_LOG_ERROR, "creating the compute pipelines failed (VkResult %d)", (int)r);
+        fenns_pipeline_destroy(p);
+        return fenns__from_vk(r);
+    }
+    *out_pipeline = p;
+    return FENNS_SUCCESS;
+}
+
+void fenns_pipeline_destroy(fenns_pipeline p) {
+    if (!p) return;
+    fenns_context ctx = p->ctx;
+    for (int pass = 0; pass < FENNS_PASS_COUNT; ++pass)
+        if (p->pipelines[pass]) ctx->vk.vkDestroyPipeline(ctx->device, p->pipelines[pass], ctx->allocator);
+    if (p->layout) ctx->vk.vkDestroyPipelineLayout(ctx->device, p->layout, ctx->allocator);
+    if (p->set_layout) ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, p->set_layout, ctx->allocator);
+    fenns__free(ctx, p);
+}
+
+void fenns_pipeline_get_plan(fenns_pipeline p, fenns_plan_summary *out) {
+    if (!p || !out) return;
+    memset(out, 0, sizeof *out);
+    out->coarse_cell_capacity = p->plan.cell_capacity;
+    memcpy(out->coarse_dims, p->plan.coarse_dims, sizeof out->coarse_dims);
+    out->fine_dims_max = p->plan.fine_max;
+    out->workgroup_size = p->plan.workgroup_size;
+    out->candidate_batch = p->plan.method == FENNS_METHOD_FENNS ? p->plan.candidates : 0;
+    out->shared_memory_bytes = p->plan.shared_bytes_search;
+    out->shared_histogram = p->plan.shared_histogram;
+}
+
+void fenns_pipeline_get_scratch_requirements(fenns_pipeline p, uint32_t particle_count,
+                                             fenns_memory_requirements *out) {
+    if (!p || !out) return;
+    fenns_scratch_plan s;
+    fenns_plan_scratch(&p->plan, particle_count, &s);
+    out->size = s.size;
+    out->alignment = s.alignment > p->ctx->limits.min_storage_buffer_offset_alignment
+                         ? s.alignment : p->ctx->limits.min_storage_buffer_offset_alignment;
+    out->usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+}
+
+void fenns_pipeline_get_scratch_layout(fenns_pipeline p, uint32_t particle_count, fenns_scratch_layout *out) {
+    if (!p || !out) return;
+    fenns_scratch_plan s;
+    fenns_plan_scratch(&p->plan, particle_count, &s);
+    out->permutation_offset = s.perm.offset;
+    out->status_offset = s.params.offset;
+}

@@ -1,0 +1,82 @@
+/* A pipeline: one plan and the compute pipelines of its passes. */
+#ifndef FENNS_PIPELINE_H
+#define FENNS_PIPELINE_H
+
+#include "context.h"
+#include "plan.h"
+#include "fenns_shared.h"
+
+/* Every compute pass, in the order a build and a search run them. */
+#define FENNS_PASS_LIST(X)  \
+    X(domain_reduce)        \
+    X(grid_setup)           \
+    X(coarse_count)         \
+    X(scan_block)           \
+    X(scan_add)             \
+    X(cell_cursors)         \
+    X(reorder)              \
+    X(section_sort)         \
+    X(gather)               \
+    X(search_work)          \
+    X(search)               \
+    X(list_sort)
+
+typedef enum fenns_pass {
+#define FENNS_PASS_ENUM_(name) FENNS_PASS_##name,
+    FENNS_PASS_LIST(FENNS_PASS_ENUM_)
+#undef FENNS_PASS_ENUM_
+    FENNS_PASS_COUNT
+} fenns_pass;
+
+struct fenns_pipeline_T {
+    fenns_context ctx;
+    fenns_plan plan;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkPipeline pipelines[FENNS_PASS_COUNT];
+    /* Optional timestamps inside fenns_cmd_search (host convenience only):
+     * when set, query `timestamp_first` is written after the counting pass. */
+    VkQueryPool timestamp_pool;
+    uint32_t timestamp_first;
+};
+
+/* A storage-buffer binding for vkCmdPushDescriptorSetKHR. */
+typedef struct fenns_binding {
+    uint32_t binding;
+    VkBuffer buffer;
+    VkDeviceSize offset;
+    VkDeviceSize range;
+} fenns_binding;
+
+#define FENNS_MAX_PUSHED 24
+
+/* The bindings one pass needs, built up before its dispatch. */
+typedef struct fenns_bindings {
+    fenns_binding items[FENNS_MAX_PUSHED];
+    uint32_t count;
+} fenns_bindings;
+
+void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
+/* A buffer that may exceed maxStorageBufferRange, as FENNS_CHUNKS bindings of
+ * 2^shift elements of `element` bytes. */
+void fenns__bind_chunked(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
+                         VkDeviceSize bytes, uint32_t shift, uint32_t element);
+
+/* Binds the pass's pipeline, pushes descriptors and constants, dispatches
+ * `groups` workgroups laid out in rows (pc->groups_x is filled in). */
+void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
+                     fenns_push *pc, uint64_t groups);
+
+/* Compute (and transfer) writes -> compute reads and writes. */
+void fenns__barrier(VkCommandBuffer cmd, fenns_pipeline p);
+
+/* Push constants with the fields every pass shares. */
+fenns_push fenns__push_base(fenns_pipeline p, uint32_t n);
+
+/* Device-wide exclusive scan: out[i] = sum of in[0..i) for i < count, with in
+ * read as 0 at and beyond count_in. `in` and `out` may be the same range. */
+void fenns__record_scan(VkCommandBuffer cmd, fenns_pipeline p, VkBuffer scratch, VkDeviceSize sums_offset,
+                        VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer, VkDeviceSize out_offset,
+                        uint32_t count_in, uint32_t count);
+
+#endif

@@ -1,0 +1,186 @@
+/* The planner (see plan.h). */
+#include <math.h>
+#include <string.h>
+
+#include "plan.h"
+#include "fenns_shared.h"
+
+static uint32_t floor_pow2_u64(uint64_t v) { /* log2 of the largest power of two <= v */
+    uint32_t s = 0;
+    while (s < 63 && (UINT64_C(1) << (s + 1)) <= v) ++s;
+    return s;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+/* Shared memory of each pipeline; mirrors the shared declarations of the
+ * shaders (scan.glsl's subgroup totals are in every scanning shader). */
+#define SCAN_SHARED (4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP))
+static uint32_t search_fenns_shared(uint32_t fine_cells, uint32_t candidates) {
+    return 4u * fine_cells + 16u * candidates + 4u * 27u + 4u * 28u + SCAN_SHARED;
+}
+static uint32_t search_paper_shared(uint32_t fine_cells) {
+    return 4u * fine_cells + (16u + 12u) * FENNS_MAX_WORKGROUP + SCAN_SHARED;
+}
+
+static int finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeline_create_info *info,
+                             fenns_plan *out) {
+    if (!limits || !info || !out) return FENNS_ERROR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    if (!(isfinite(info->radius) && info->radius > 0.0f)) return FENNS_ERROR_INVALID_ARGUMENT;
+    if (info->max_particles == 0) return FENNS_ERROR_INVALID_ARGUMENT;
+    if (info->method != FENNS_METHOD_FENNS && info->method != FENNS_METHOD_FENNS_PAPER)
+        return FENNS_ERROR_INVALID_ARGUMENT;
+    if (!finite3(info->domain_min) || !finite3(info->domain_max)) return FENNS_ERROR_INVALID_ARGUMENT;
+    int all_zero = 1, ordered = 1;
+    for (int a = 0; a < 3; ++a) {
+        all_zero &= info->domain_min[a] == 0.0f && info->domain_max[a] == 0.0f;
+        ordered &= info->domain_min[a] < info->domain_max[a];
+    }
+    if (!all_zero && !ordered) return FENNS_ERROR_INVALID_ARGUMENT;
+    if (limits->max_workgroup_invocations < 64 || limits->shared_memory_budget < 16384 ||
+        limits->max_storage_buffer_range < 65536 || limits->max_workgroup_count_x < 65535)
+        return FENNS_ERROR_UNSUPPORTED_DEVICE;
+
+    out->method = info->method;
+    out->radius = info->radius;
+    out->user_domain = !all_zero;
+    memcpy(out->domain_min, info->domain_min, sizeof out->domain_min);
+    memcpy(out->domain_max, info->domain_max, sizeof out->domain_max);
+    out->max_particles = info->max_particles;
+    uint32_t budget = limits->shared_memory_budget;
+
+    /* Workgroup and fine grid: the largest workgroup (<= 256) whose candidate
+     * batch still leaves a local grid of at least 8 cells per axis; the fine
+     * grid takes the rest of the budget. */
+    uint32_t wg = FENNS_MAX_WORKGROUP;
+    while (wg > limits->max_workgroup_invocations) wg >>= 1;
+    for (;;) {
+        uint32_t candidates = wg * FENNS_SEARCH_ITEMS;
+        uint32_t fixed = search_fenns_shared(0, candidates);
+        uint32_t fine_entries = fixed < budget ? (budget - fixed) / 4u : 0u;
+        uint32_t paper_fixed = search_paper_shared(0);
+        uint32_t paper_entries = paper_fixed < budget ? (budget - paper_fixed) / 4u : 0u;
+        if (paper_entries < fine_entries) fine_entries = paper_entries;
+        uint32_t f = 1;
+        while ((f + 1) * (f + 1) * (f + 1) + 1 <= fine_entries && f + 1 <= FENNS_MAX_FINE_DIM) ++f;
+        if (f >= 8 || wg == 64) {
+            if (f < 3) return FENNS_ERROR_UNSUPPORTED_DEVICE;
+            out->workgroup_size = wg;
+            out->candidates = candidates;
+            out->fine_max = f;
+            out->fine_cells = f * f * f + 1;
+            break;
+        }
+        wg >>= 1;
+    }
+    out->shared_bytes_search = out->method == FENNS_METHOD_FENNS
+                                   ? search_fenns_shared(out->fine_cells, out->candidates)
+                                   : search_paper_shared(out->fine_cells);
+
+    /* Coarse grid: the paper's "largest grid that fits in shared memory", so
+     * Algorithm 1 can count in a shared histogram. */
+    out->cell_keys = budget / 4u;
+    out->cell_capacity = out->cell_keys - 1u;
+    out->shared_histogram = 1;
+    out->work_base = (3u * out->cell_keys + 1u + 63u) / 64u * 64u;
+
+    uint32_t sort_capacity = 4096;
+    while (4u * sort_capacity > budget) sort_capacity >>= 1;
+    out->sort_capacity = sort_capacity;
+
+    uint32_t shared_max = out->shared_bytes_search;
+    if (4u * out->cell_keys > shared_max) shared_max = 4u * out->cell_keys;
+    if (4u * sort_capacity > shared_max) shared_max = 4u * sort_capacity;
+    out->shared_bytes_max = shared_max;
+
+    /* Grid-stride passes: enough workgroups to fill a large GPU, few enough
+     * that each flushes a well-filled histogram. */
+    uint64_t groups = (uint64_t)info->max_particles / ((uint64_t)wg * 16u) + 1u;
+    out->count_groups = (uint32_t)(groups > 512 ? 512 : groups);
+
+    /* Chunked bindings: each at most maxStorageBufferRange, a power of two. */
+    uint32_t range_log2 = floor_pow2_u64(limits->max_storage_buffer_range);
+    out->chunk_shift16 = range_log2 - 4u;
+    out->chunk_shift4 = range_log2 - 2u;
+    /* Single-binding u32 arrays (permutation, counts, offsets n+1) bound n. */
+    uint64_t by_u32 = limits->max_storage_buffer_range / 4u - 1u;
+    uint64_t by_vec4 = (uint64_t)FENNS_CHUNKS << out->chunk_shift16;
+    uint64_t addressable = by_u32 < by_vec4 ? by_u32 : by_vec4;
+    if (addressable > INT32_MAX) addressable = INT32_MAX;
+    out->max_particles_addressable = addressable;
+    if (info->max_particles > addressable) return FENNS_ERROR_TOO_LARGE;
+
+    if (out->user_domain) fenns_plan_coarse_dims(out, out->domain_min, out->domain_max, out->coarse_dims);
+    return FENNS_SUCCESS;
+}
+
+uint32_t fenns_plan_scan_block(const fenns_plan *plan) { return plan->workgroup_size * FENNS_SCAN_ITEMS; }
+
+uint64_t fenns_plan_scan_sums_bytes(const fenns_plan *plan, uint64_t count) {
+    /* One level of block sums per recursion, each 256-byte aligned (as scan.c lays them out). */
+    uint64_t block = fenns_plan_scan_block(plan), total = 0;
+    while (count > block) {
+        count = (count + block - 1) / block;
+        total += align_up(4u * count, 256u);
+    }
+    return total + 256u;
+}
+
+void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_scratch_plan *out) {
+    memset(out, 0, sizeof *out);
+    uint64_t align = 256; /* >= every minStorageBufferOffsetAlignment in practice */
+    uint64_t n = particle_count;
+    uint64_t at = 0;
+#define FENNS_REGION_(r, bytes)          \
+    out->r.offset = at;                   \
+    out->r.size = (bytes);                \
+    at = align_up(at + out->r.size, align);
+    FENNS_REGION_(params, sizeof(fenns_gpu_params))
+    FENNS_REGION_(cells, 4u * ((uint64_t)plan->work_base + plan->cell_keys + 1u))
+    FENNS_REGION_(perm, 4u * (n ? n : 1u))
+    FENNS_REGION_(sort_tmp, plan->method == FENNS_METHOD_FENNS ? 4u * (n ? n : 1u) : 0u)
+    uint64_t largest_scan = n + 1 > plan->cell_keys + 1u ? n + 1 : plan->cell_keys + 1u;
+    FENNS_REGION_(scan_sums, fenns_plan_scan_sums_bytes(plan, largest_scan))
+    FENNS_REGION_(sorted, 16u * (n ? n : 1u))
+#undef FENNS_REGION_
+    out->size = at;
+    out->alignment = align;
+}
+
+void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], const float domain_max[3],
+                            uint32_t dims[3]) {
+    /* Same float arithmetic as grid_setup.comp, for `fenns info`; the GPU's
+     * own result is reported in fenns_status. */
+    float extent[3], largest = 0.0f;
+    for (int a = 0; a < 3; ++a) {
+        extent[a] = fmaxf(domain_max[a] - domain_min[a], 0.0f);
+        largest = fmaxf(largest, fmaxf(fabsf(domain_min[a]), fabsf(domain_max[a])));
+        largest = fmaxf(largest, extent[a]);
+    }
+    float margin = plan->radius * (1.0f + 1.0f / 1024.0f) + largest * (1.0f / 1048576.0f);
+    float h = margin, lo = margin, hi = fmaxf(fmaxf(extent[0], fmaxf(extent[1], extent[2])), margin) * 2.0f;
+    for (int it = -1; it < 64; ++it) {
+        float cand = it < 0 ? h : 0.5f * (lo + hi);
+        uint64_t cells = 1;
+        for (int a = 0; a < 3; ++a) {
+            float d = floorf(extent[a] / cand);
+            d = d < 1.0f ? 1.0f : (d > (float)FENNS_MAX_COARSE_DIM ? (float)FENNS_MAX_COARSE_DIM : d);
+            dims[a] = (uint32_t)d;
+            cells *= dims[a];
+        }
+        int fits = cells <= plan->cell_capacity;
+        if (it < 0) {
+            if (fits) return;
+            continue;
+        }
+        if (fits) hi = cand; else lo = cand;
+    }
+    for (int a = 0; a < 3; ++a) {
+        float d = floorf(extent[a] / hi);
+        d = d < 1.0f ? 1.0f : (d > (float)FENNS_MAX_COARSE_DIM ? (float)FENNS_MAX_COARSE_DIM : d);
+        dims[a] = (uint32_t)d;
+    }
+}

@@ -1,0 +1,78 @@
+/* The planner: grid sizes, workgroup sizes and the exact scratch layout, from
+ * the device limits, the radius, the domain and the particle count. Pure C,
+ * no Vulkan calls: unit-tested without a GPU (tests/test_plan.c). */
+#ifndef FENNS_PLAN_H
+#define FENNS_PLAN_H
+
+#include <stdint.h>
+#include <fenns/fenns.h>
+
+/* The device limits a plan depends on. */
+typedef struct fenns_plan_limits {
+    uint32_t shared_memory_budget;   /* bytes per workgroup */
+    uint32_t max_workgroup_invocations;
+    uint32_t max_workgroup_count_x;  /* also bounds y */
+    uint64_t max_storage_buffer_range;
+    uint64_t min_storage_buffer_offset_alignment;
+} fenns_plan_limits;
+
+/* One region of the scratch buffer. */
+typedef struct fenns_region {
+    uint64_t offset;
+    uint64_t size;
+} fenns_region;
+
+typedef struct fenns_plan {
+    fenns_method method;
+    float radius;
+    int user_domain;
+    float domain_min[3], domain_max[3];
+    uint32_t max_particles;
+
+    uint32_t workgroup_size;      /* every pass */
+    uint32_t cell_capacity;       /* coarse cells a grid may use; key cell_capacity = invalid particles */
+    uint32_t cell_keys;           /* cell_capacity + 1 */
+    uint32_t shared_histogram;    /* coarse counting in shared memory (needs 4*cell_keys bytes) */
+    uint32_t coarse_dims[3];      /* for the caller's box (the GPU recomputes it the same way) */
+    uint32_t fine_max;            /* per-axis cap of the local grid */
+    uint32_t fine_cells;          /* fine_max^3 + 1: shared array of the search */
+    uint32_t candidates;          /* workgroup_size * FENNS_SEARCH_ITEMS */
+    uint32_t sort_capacity;       /* section_sort shared elements (power of two) */
+    uint32_t work_base;           /* u32 index of the work table in the cell tables */
+    uint32_t count_groups;        /* workgroups of the grid-stride passes */
+    uint32_t chunk_shift16;       /* log2 of vec4 elements per chunk binding */
+    uint32_t chunk_shift4;        /* log2 of u32 elements per chunk binding */
+    uint32_t shared_bytes_search; /* shared memory of the search pipeline */
+    uint32_t shared_bytes_max;    /* largest over all pipelines */
+    uint64_t max_particles_addressable;
+} fenns_plan;
+
+/* Scratch layout for n particles. */
+typedef struct fenns_scratch_plan {
+    fenns_region params;      /* fenns_gpu_params */
+    fenns_region cells;       /* work_base + cell_keys + 1 u32 */
+    fenns_region perm;        /* n u32 */
+    fenns_region sort_tmp;    /* n u32 (fenns only, size 0 otherwise) */
+    fenns_region scan_sums;   /* block sums of the largest scan */
+    fenns_region sorted;      /* n uvec4 */
+    uint64_t size;
+    uint64_t alignment;
+} fenns_scratch_plan;
+
+/* Errors: FENNS_ERROR_INVALID_ARGUMENT (radius, domain, count), FENNS_ERROR_TOO_LARGE,
+ * FENNS_ERROR_UNSUPPORTED_DEVICE (limits below what the shaders need). */
+fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeline_create_info *info,
+                             fenns_plan *out);
+
+void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_scratch_plan *out);
+
+/* Elements one workgroup of the device-wide scan handles, and the scratch
+ * bytes its block sums need for a scan of `count` elements. */
+uint32_t fenns_plan_scan_block(const fenns_plan *plan);
+uint64_t fenns_plan_scan_sums_bytes(const fenns_plan *plan, uint64_t count);
+
+/* The coarse dimensions the GPU derives for a box (mirrors grid_setup.comp). */
+void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], const float domain_max[3],
+                            uint32_t dims[3]);
+
+#endif

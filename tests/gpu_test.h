@@ -1,0 +1,120 @@
+/*
+ * The helper every GPU test uses: a headless device with validation and
+ * synchronization validation always on, a fenns_context on it, and small
+ * buffer / command-buffer helpers built on volk's global Vulkan functions.
+ *
+ * A test passes only if fenns_test_gpu_close returns 0: every validation
+ * message, including those raised while the device is destroyed (leaked
+ * objects), is counted by the logger installed here.
+ *
+ *     fenns_test_gpu g;
+ *     if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
+ *     ... fenns_test_buffer_create / fenns_test_begin / fenns_cmd_* / fenns_test_submit ...
+ *     return fenns_test_gpu_close(&g) == 0 && ok ? 0 : 1;
+ */
+#ifndef FENNS_TEST_GPU_H
+#define FENNS_TEST_GPU_H
+
+#include <volk.h> /* before the fenns headers: volk defines VK_NO_PROTOTYPES */
+
+#include "fenns/fenns.h"
+#include "fenns/fenns_headless.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fenns_test_gpu {
+    fenns_headless headless;
+    fenns_context context;
+    VkPhysicalDevice physical_device;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    VkCommandPool command_pool; /* for fenns_test_begin */
+    VkPhysicalDeviceMemoryProperties memory_properties;
+    fenns_device_limits limits;
+    /* Counted by the logger (the logger's user data is this struct, so it
+     * must not move between open and close). */
+    uint32_t validation_messages; /* FENNS_LOG_ERROR messages starting "validation: " */
+    uint32_t error_messages;      /* other FENNS_LOG_ERROR messages (e.g. the library's) */
+    uint32_t warning_messages;
+    int quiet;                    /* 1: count but do not print (tests of expected errors) */
+} fenns_test_gpu;
+
+/* Opens the default device (FENNS_DEVICE honoured) with validation on, and a
+ * context with the given shared-memory budget (0: the device maximum).
+ * On failure everything is released and the reason has been printed.
+ * Returns FENNS_ERROR_UNSUPPORTED_DEVICE also when the validation layer is
+ * missing: tests do not run unvalidated. */
+fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budget);
+
+/* Destroys the context (pipelines must be gone), the pool and the device.
+ * Returns the number of validation messages seen since open; a test fails
+ * when it is not 0. NULL-safe, and safe after a failed open. */
+uint32_t fenns_test_gpu_close(fenns_test_gpu *g);
+
+/* The logger installed by open: prints to stderr (unless g->quiet) and counts.
+ * user_data is the fenns_test_gpu. */
+void fenns_test_log(fenns_log_level level, const char *message, void *user_data);
+
+/* ------------------------------------------------------------------------ */
+/* Buffers                                                                  */
+/* ------------------------------------------------------------------------ */
+
+typedef enum fenns_test_memory {
+    FENNS_TEST_DEVICE_LOCAL = 0, /* DEVICE_LOCAL (falls back to any type) */
+    FENNS_TEST_HOST_VISIBLE = 1  /* HOST_VISIBLE|HOST_COHERENT (CACHED preferred), mapped */
+} fenns_test_memory;
+
+typedef struct fenns_test_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    void *mapped; /* FENNS_TEST_HOST_VISIBLE: persistently mapped; else NULL */
+} fenns_test_buffer;
+
+/* A buffer with its own dedicated memory. `usage` gets TRANSFER_SRC|TRANSFER_DST
+ * added so upload/download work on every buffer. size 0 is rounded up to 4.
+ * On error *out is zeroed. */
+VkResult fenns_test_buffer_create(fenns_test_gpu *g, VkDeviceSize size, VkBufferUsageFlags usage,
+                                  fenns_test_memory memory, fenns_test_buffer *out);
+void fenns_test_buffer_destroy(fenns_test_gpu *g, fenns_test_buffer *buffer); /* NULL-safe, zeroes it */
+
+/* {buffer, offset, range} for fenns_*_info; range VK_WHOLE_SIZE means to the end. */
+fenns_buffer_range fenns_test_range(const fenns_test_buffer *buffer, VkDeviceSize offset, VkDeviceSize range);
+
+/* Copies host data into / out of a buffer range. Mapped buffers are copied
+ * directly (the caller has waited for GPU work on them); others go through a
+ * temporary host-visible buffer and a submitted copy that is waited for, with
+ * full memory barriers on both sides (safe next to any earlier or later
+ * submission). */
+VkResult fenns_test_upload(fenns_test_gpu *g, fenns_test_buffer *dst, VkDeviceSize offset, const void *data,
+                           VkDeviceSize size);
+VkResult fenns_test_download(fenns_test_gpu *g, const fenns_test_buffer *src, VkDeviceSize offset, void *data,
+                             VkDeviceSize size);
+
+/* ------------------------------------------------------------------------ */
+/* One-shot command buffers                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Allocates a primary command buffer from g->command_pool and begins it
+ * (ONE_TIME_SUBMIT). */
+VkResult fenns_test_begin(fenns_test_gpu *g, VkCommandBuffer *out_cmd);
+
+/* Ends, submits to g->queue with a fence, waits, and frees the command buffer
+ * (also on error). */
+VkResult fenns_test_submit(fenns_test_gpu *g, VkCommandBuffer cmd);
+
+/* Records a full memory barrier: all earlier writes (any stage) visible to all
+ * later commands and to host reads. What a test adds after fenns_cmd_search
+ * before mapping outputs or starting the next pass of its own. */
+void fenns_test_cmd_barrier(VkCommandBuffer cmd);
+
+/* "VK_ERROR_DEVICE_LOST" etc., for messages. */
+const char *fenns_test_vk_result_name(VkResult result);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FENNS_TEST_GPU_H */

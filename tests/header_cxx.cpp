@@ -1,0 +1,67 @@
+// Compile-only test: the public headers are valid C++ under -Wall -Wextra
+// -Wpedantic -Werror (extern "C", no C-only constructs), and usable from it.
+#include <fenns/fenns.h>
+#include <fenns/fenns_headless.h>
+
+#include <type_traits>
+
+static_assert(FENNS_SUCCESS == 0, "zero is success");
+static_assert(sizeof(fenns_result) == 4, "32-bit enums");
+static_assert(sizeof(fenns_status) == 16 * 4, "fenns_status is 16 u32/f32, no padding (std430)");
+static_assert(std::is_trivially_copyable<fenns_pipeline_create_info>::value, "plain C structs");
+static_assert(std::is_standard_layout<fenns_search_info>::value, "plain C structs");
+
+namespace {
+
+// The X-macro yields a switch a C++ caller can write.
+const char *result_name(fenns_result r)
+{
+    switch (r) {
+#define HEADER_CXX_CASE(name, value, text) \
+    case name: return #name;
+        FENNS_RESULT_LIST(HEADER_CXX_CASE)
+#undef HEADER_CXX_CASE
+    default: return "?";
+    }
+}
+
+struct pipeline_deleter {
+    void operator()(fenns_pipeline_T *p) const { fenns_pipeline_destroy(p); }
+};
+
+} // namespace
+
+// Referenced, never called: checks the signatures as a caller sees them.
+void header_cxx_use(VkCommandBuffer cmd, fenns_context context);
+void header_cxx_use(VkCommandBuffer cmd, fenns_context context)
+{
+    fenns_pipeline_create_info info = {};
+    info.method = FENNS_METHOD_FENNS_PAPER;
+    info.radius = 0.5f;
+    info.max_particles = 4096u;
+    fenns_pipeline pipeline = nullptr;
+    fenns_result r = fenns_pipeline_create(context, &info, &pipeline);
+    if (r != FENNS_SUCCESS) {
+        (void)result_name(r);
+        (void)fenns_result_string(r);
+        return;
+    }
+    fenns_memory_requirements req = {};
+    fenns_pipeline_get_scratch_requirements(pipeline, 4096u, &req);
+    fenns_search_info search = {};
+    search.outputs = FENNS_OUTPUT_FIXED | FENNS_OUTPUT_SORTED_LISTS;
+    search.fixed_capacity = 64u;
+    fenns_cmd_search(cmd, pipeline, &search);
+    pipeline_deleter()(pipeline);
+
+    fenns_headless_create_info headless_info = {};
+    headless_info.device_index = -1;
+    fenns_headless headless = nullptr;
+    if (fenns_headless_create(&headless_info, &headless) == FENNS_SUCCESS) {
+        fenns_context_create_info context_info = {};
+        fenns_headless_context_info(headless, &context_info);
+        (void)fenns_headless_queue(headless);
+        fenns_headless_destroy(headless);
+    }
+    (void)fenns_headless_list_devices([](const char *, void *) {}, nullptr);
+}

@@ -1,0 +1,425 @@
+/*
+ * Both FENNS variants against the CPU reference on adversarial point sets
+ * (DESIGN.md §6), through the host convenience call and through the recording
+ * API (counts, fixed-capacity lists with overflow, permutation, determinism).
+ * Runs with validation + synchronization validation; any message fails.
+ *
+ *   test_search --method fenns|fenns-paper [--quick] [--shared-memory BYTES]
+ *   test_search --large      one set larger than maxStorageBufferRange
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_test.h"
+#include "reference.h"
+#include "scenes.h"
+
+static fenns_test_gpu g_gpu;
+static fenns_method g_method = FENNS_METHOD_FENNS;
+static int g_failures;
+
+#define CHECK(cond, ...)                                                  \
+    do {                                                                  \
+        if (!(cond)) {                                                    \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);          \
+            fprintf(stderr, __VA_ARGS__);                                 \
+            fprintf(stderr, "\n");                                        \
+            ++g_failures;                                                 \
+        }                                                                 \
+    } while (0)
+
+typedef struct scene {
+    const char *name;
+    float *xyz;
+    uint32_t n;
+    float radius;
+    int user_domain;
+    float domain_min[3], domain_max[3];
+} scene;
+
+static uint32_t count_invalid(const float *xyz, uint32_t n) {
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < n; ++i)
+        c += !(isfinite(xyz[3 * i]) && isfinite(xyz[3 * i + 1]) && isfinite(xyz[3 * i + 2]));
+    return c;
+}
+
+/* Host convenience search (lists ascending) against the reference. */
+static void check_host_search(const scene *s) {
+    fenns_host_search_info info = {0};
+    info.method = g_method;
+    info.radius = s->radius;
+    info.positions = s->xyz;
+    info.particle_count = s->n;
+    info.queue = g_gpu.queue;
+    if (s->user_domain) {
+        memcpy(info.domain_min, s->domain_min, sizeof info.domain_min);
+        memcpy(info.domain_max, s->domain_max, sizeof info.domain_max);
+    }
+    fenns_host_csr csr;
+    fenns_result r = fenns_host_search(g_gpu.context, &info, &csr);
+    CHECK(r == FENNS_SUCCESS, "%s: fenns_host_search: %s", s->name, fenns_result_string(r));
+    if (r != FENNS_SUCCESS) return;
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    int rr = fenns_reference_csr(s->xyz, s->n, s->radius, &ro, &ri);
+    CHECK(rr == FENNS_REFERENCE_OK, "%s: reference failed (%d)", s->name, rr);
+    if (rr == FENNS_REFERENCE_OK) {
+        char msg[256] = "";
+        uint64_t tolerated = 0;
+        int diff = fenns_reference_compare(s->xyz, s->n, s->radius, ro, ri, csr.particle_count, csr.offsets,
+                                           csr.indices, 0, &tolerated, msg, sizeof msg);
+        CHECK(diff == 0, "%s (n=%u r=%g): %s", s->name, s->n, (double)s->radius, msg);
+        uint32_t invalid = count_invalid(s->xyz, s->n);
+        CHECK(csr.status.invalid_count == invalid, "%s: invalid_count %u, expected %u", s->name,
+              csr.status.invalid_count, invalid);
+        CHECK(csr.status.particle_count == s->n, "%s: status particle_count %u", s->name, csr.status.particle_count);
+        CHECK(csr.status.total_neighbors == (uint32_t)csr.total, "%s: status total %u vs %llu", s->name,
+              csr.status.total_neighbors, (unsigned long long)csr.total);
+        printf("  %-22s n=%-8u r=%-6g m=%-9llu grid %ux%ux%u fine %ux%ux%u build %.2f ms search %.2f ms%s\n",
+               s->name, s->n, (double)s->radius, (unsigned long long)csr.total, csr.status.coarse_dims[0],
+               csr.status.coarse_dims[1], csr.status.coarse_dims[2], csr.status.fine_dims[0], csr.status.fine_dims[1],
+               csr.status.fine_dims[2], csr.build_ms, csr.search_ms, tolerated ? " (pairs at r tolerated)" : "");
+    }
+    fenns_reference_free(&ro, &ri);
+    fenns_host_csr_free(g_gpu.context, &csr);
+}
+
+/* Recording API: counts + fixed lists; returns lists and permutation. */
+typedef struct fixed_result {
+    uint32_t *counts, *lists, *perm;
+    fenns_status status;
+} fixed_result;
+
+static int run_fixed(const scene *s, uint32_t capacity, fixed_result *out) {
+    memset(out, 0, sizeof *out);
+    fenns_pipeline_create_info pci = {0};
+    pci.method = g_method;
+    pci.radius = s->radius;
+    pci.max_particles = s->n;
+    if (s->user_domain) {
+        memcpy(pci.domain_min, s->domain_min, sizeof pci.domain_min);
+        memcpy(pci.domain_max, s->domain_max, sizeof pci.domain_max);
+    }
+    fenns_pipeline p;
+    if (fenns_pipeline_create(g_gpu.context, &pci, &p) != FENNS_SUCCESS) return 0;
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(p, s->n, &req);
+    fenns_scratch_layout layout;
+    fenns_pipeline_get_scratch_layout(p, s->n, &layout);
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    fenns_test_buffer pos, scratch, counts, lists;
+    int ok = fenns_test_buffer_create(&g_gpu, 16u * s->n, usage, FENNS_TEST_HOST_VISIBLE, &pos) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g_gpu, req.size, usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g_gpu, 4u * s->n, usage, FENNS_TEST_HOST_VISIBLE, &counts) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g_gpu, 4u * (VkDeviceSize)s->n * capacity, usage, FENNS_TEST_HOST_VISIBLE,
+                                      &lists) == VK_SUCCESS;
+    if (ok) {
+        float *v = pos.mapped;
+        for (uint32_t i = 0; i < s->n; ++i) {
+            memcpy(v + 4 * i, s->xyz + 3 * i, 12);
+            v[4 * i + 3] = (float)i; /* the caller's w must not matter */
+        }
+        VkCommandBuffer cmd;
+        ok = fenns_test_begin(&g_gpu, &cmd) == VK_SUCCESS;
+        if (ok) {
+            fenns_build_info b = {s->n, fenns_test_range(&pos, 0, VK_WHOLE_SIZE), fenns_test_range(&scratch, 0, req.size)};
+            fenns_cmd_build(cmd, p, &b);
+            fenns_cmd_build_to_search_barrier(cmd, p);
+            fenns_search_info si = {0};
+            si.particle_count = s->n;
+            si.positions = b.positions;
+            si.scratch = b.scratch;
+            si.outputs = FENNS_OUTPUT_FIXED;
+            si.counts = fenns_test_range(&counts, 0, VK_WHOLE_SIZE);
+            si.indices = fenns_test_range(&lists, 0, VK_WHOLE_SIZE);
+            si.fixed_capacity = capacity;
+            fenns_cmd_search(cmd, p, &si);
+            VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE_BIT,
+                                  VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT};
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                                 VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+            ok = fenns_test_submit(&g_gpu, cmd) == VK_SUCCESS;
+        }
+    }
+    if (ok) {
+        out->counts = malloc(4u * s->n + 4);
+        out->lists = malloc(4u * (size_t)s->n * capacity + 4);
+        out->perm = malloc(4u * s->n + 4);
+        ok = out->counts && out->lists && out->perm;
+        if (ok) {
+            memcpy(out->counts, counts.mapped, 4u * s->n);
+            memcpy(out->lists, lists.mapped, 4u * (size_t)s->n * capacity);
+            ok = fenns_test_download(&g_gpu, &scratch, layout.permutation_offset, out->perm, 4u * s->n) == VK_SUCCESS &&
+                 fenns_test_download(&g_gpu, &scratch, layout.status_offset, &out->status, sizeof out->status) == VK_SUCCESS;
+        }
+    }
+    fenns_test_buffer_destroy(&g_gpu, &pos);
+    fenns_test_buffer_destroy(&g_gpu, &scratch);
+    fenns_test_buffer_destroy(&g_gpu, &counts);
+    fenns_test_buffer_destroy(&g_gpu, &lists);
+    fenns_pipeline_destroy(p);
+    return ok;
+}
+
+static void free_fixed(fixed_result *r) {
+    free(r->counts);
+    free(r->lists);
+    free(r->perm);
+}
+
+static int cmp_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Fixed-capacity lists: counts exact, overflow counted, stored entries are
+ * true neighbours without repeats, nothing written past the capacity; the
+ * permutation is a permutation; fenns gives identical bits twice. */
+static void check_fixed(const scene *s, uint32_t capacity) {
+    fixed_result a, b;
+    int ok = run_fixed(s, capacity, &a);
+    CHECK(ok, "%s: fixed run failed", s->name);
+    if (!ok) return;
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    if (fenns_reference_csr(s->xyz, s->n, s->radius, &ro, &ri) != FENNS_REFERENCE_OK) {
+        CHECK(0, "%s: reference failed", s->name);
+        free_fixed(&a);
+        return;
+    }
+    uint32_t overflow = 0, bad = 0;
+    uint32_t *tmp = malloc(4u * capacity + 4);
+    for (uint32_t i = 0; i < s->n && tmp; ++i) {
+        uint32_t expect = (uint32_t)(ro[i + 1] - ro[i]);
+        if (a.counts[i] != expect) {
+            if (bad++ < 3) CHECK(0, "%s: fixed count of %u is %u, expected %u", s->name, i, a.counts[i], expect);
+            continue;
+        }
+        overflow += expect > capacity;
+        uint32_t stored = expect < capacity ? expect : capacity;
+        memcpy(tmp, a.lists + (size_t)i * capacity, 4u * stored);
+        qsort(tmp, stored, 4, cmp_u32);
+        for (uint32_t k = 0; k < stored; ++k) {
+            int found = bsearch(&tmp[k], ri + ro[i], expect, 4, cmp_u32) != NULL;
+            if ((!found || (k && tmp[k] == tmp[k - 1])) && bad++ < 3)
+                CHECK(0, "%s: fixed list of %u holds %u wrongly", s->name, i, tmp[k]);
+        }
+    }
+    free(tmp);
+    CHECK(a.status.list_overflow == overflow, "%s: list_overflow %u, expected %u", s->name, a.status.list_overflow,
+          overflow);
+    /* The permutation is a bijection. */
+    uint8_t *seen = calloc(s->n + 1u, 1);
+    for (uint32_t k = 0; k < s->n && seen; ++k) {
+        if (a.perm[k] >= s->n || seen[a.perm[k]]++) {
+            CHECK(0, "%s: permutation broken at %u", s->name, k);
+            break;
+        }
+    }
+    free(seen);
+    if (g_method == FENNS_METHOD_FENNS) {
+        ok = run_fixed(s, capacity, &b);
+        CHECK(ok, "%s: second fixed run failed", s->name);
+        if (ok) {
+            CHECK(memcmp(a.perm, b.perm, 4u * s->n) == 0, "%s: permutation differs between runs", s->name);
+            /* Only the written prefix of each list is defined. */
+            uint32_t differ = 0;
+            for (uint32_t i = 0; i < s->n; ++i) {
+                uint32_t stored = a.counts[i] < capacity ? a.counts[i] : capacity;
+                differ += memcmp(a.lists + (size_t)i * capacity, b.lists + (size_t)i * capacity, 4u * stored) != 0;
+            }
+            CHECK(differ == 0, "%s: list order differs between runs for %u particles", s->name, differ);
+            free_fixed(&b);
+        }
+    }
+    fenns_reference_free(&ro, &ri);
+    free_fixed(&a);
+}
+
+static float *alloc_points(uint32_t n) { return malloc(12u * (size_t)n + 12); }
+
+static void run_scenes(int quick) {
+    uint32_t base = quick ? 3000 : 20000;
+    scene s;
+
+    /* Uniform, GPU-computed domain, and the same with the caller's box. */
+    memset(&s, 0, sizeof s);
+    s.n = base;
+    s.xyz = alloc_points(s.n);
+    float side = cbrtf((float)s.n / 0.75f);
+    fenns_scene_uniform(s.xyz, s.n, side);
+    s.name = "uniform";
+    s.radius = 1.9f;
+    check_host_search(&s);
+    s.name = "uniform/caller-box";
+    s.user_domain = 1;
+    for (int a = 0; a < 3; ++a) s.domain_max[a] = side;
+    check_host_search(&s);
+    check_fixed(&s, 8);
+    s.user_domain = 0;
+    s.name = "uniform/tiny-radius";
+    s.radius = 0.05f;
+    check_host_search(&s);
+    s.name = "uniform/huge-radius";
+    s.radius = 3.0f * side;
+    if (quick) check_host_search(&s); /* n^2 pairs: keep it small */
+    free(s.xyz);
+
+    /* Lattice: particles on cell faces, neighbours at exactly r. */
+    memset(&s, 0, sizeof s);
+    s.name = "lattice/exact-r";
+    s.n = quick ? 1000 : 8000;
+    s.xyz = alloc_points(s.n);
+    fenns_scene_lattice(s.xyz, s.n, 1.0f, 1);
+    s.radius = 1.0f;
+    check_host_search(&s);
+    s.name = "lattice/caller-box";
+    s.user_domain = 1;
+    for (int a = 0; a < 3; ++a) s.domain_max[a] = quick ? 10.0f : 20.0f;
+    check_host_search(&s);
+    s.name = "lattice/r=2";
+    s.radius = 2.0f;
+    check_host_search(&s);
+    free(s.xyz);
+
+    memset(&s, 0, sizeof s);
+    s.name = "clusters";
+    s.n = base;
+    s.xyz = alloc_points(s.n);
+    fenns_scene_clusters(s.xyz, s.n, 60.0f, 2);
+    s.radius = 0.6f;
+    check_host_search(&s);
+    check_fixed(&s, 4);
+    free(s.xyz);
+
+    memset(&s, 0, sizeof s);
+    s.name = "planar";
+    s.n = base;
+    s.xyz = alloc_points(s.n);
+    fenns_scene_planar(s.xyz, s.n, 50.0f, -3.0f, 3);
+    s.radius = 1.0f;
+    check_host_search(&s);
+    free(s.xyz);
+
+    memset(&s, 0, sizeof s);
+    s.name = "all-in-one-cell";
+    s.n = quick ? 600 : 2500;
+    s.xyz = alloc_points(s.n);
+    float origin[3] = {-5.0f, 2.0f, 7.0f};
+    fenns_scene_all_in_one(s.xyz, s.n, origin, 0.5f, 4);
+    s.radius = 1.0f;
+    check_host_search(&s);
+    free(s.xyz);
+
+    memset(&s, 0, sizeof s);
+    s.name = "duplicates";
+    s.n = quick ? 2000 : 8000;
+    s.xyz = alloc_points(s.n);
+    fenns_scene_duplicates(s.xyz, s.n, 20.0f, s.n / 20u, 5);
+    s.radius = 0.7f;
+    check_host_search(&s);
+    free(s.xyz);
+
+    memset(&s, 0, sizeof s);
+    s.name = "outside-the-domain";
+    s.n = base;
+    s.xyz = alloc_points(s.n);
+    float bmin[3] = {-10.0f, -10.0f, -10.0f}, bmax[3] = {10.0f, 10.0f, 10.0f};
+    fenns_scene_outside(s.xyz, s.n, bmin, bmax, 0.25f, 6);
+    s.radius = 1.5f;
+    s.user_domain = 1;
+    memcpy(s.domain_min, bmin, sizeof bmin);
+    memcpy(s.domain_max, bmax, sizeof bmax);
+    check_host_search(&s);
+    check_fixed(&s, 16);
+    free(s.xyz);
+
+    memset(&s, 0, sizeof s);
+    s.name = "far-offset-1e6";
+    s.n = base;
+    s.xyz = alloc_points(s.n);
+    fenns_scene_far_offset(s.xyz, s.n, 30.0f, 7);
+    s.radius = 1.5f;
+    check_host_search(&s);
+    free(s.xyz);
+
+    memset(&s, 0, sizeof s);
+    s.name = "nan-inf";
+    s.n = base;
+    s.xyz = alloc_points(s.n);
+    fenns_scene_uniform(s.xyz, s.n, 25.0f);
+    for (uint32_t i = 0; i < s.n; i += 7) s.xyz[3 * i + (i % 3)] = (i % 2) ? NAN : ((i % 4) ? INFINITY : -INFINITY);
+    s.radius = 1.5f;
+    check_host_search(&s);
+    check_fixed(&s, 8);
+    free(s.xyz);
+
+    /* Tiny sets. */
+    float few[9] = {0.0f, 0.0f, 0.0f, 0.5f, 0.0f, 0.0f, 3.0f, 3.0f, 3.0f};
+    for (uint32_t n = 0; n <= 3; ++n) {
+        memset(&s, 0, sizeof s);
+        s.name = n == 0 ? "n=0" : n == 1 ? "n=1" : n == 2 ? "n=2" : "n=3";
+        s.n = n;
+        s.xyz = few;
+        s.radius = 1.0f;
+        check_host_search(&s);
+    }
+
+    if (!quick) {
+        memset(&s, 0, sizeof s);
+        s.name = "uniform-1M";
+        s.n = 1u << 20;
+        s.xyz = alloc_points(s.n);
+        fenns_scene_uniform(s.xyz, s.n, 100.0f);
+        s.radius = 1.0f;
+        check_host_search(&s);
+        free(s.xyz);
+    }
+}
+
+static void run_large(void) {
+    /* 9M vec4 = 144 MiB: beyond lavapipe's 128 MiB maxStorageBufferRange. */
+    scene s;
+    memset(&s, 0, sizeof s);
+    s.name = "uniform-9M";
+    s.n = 9u << 20;
+    s.xyz = alloc_points(s.n);
+    fenns_scene_uniform(s.xyz, s.n, 420.0f);
+    s.radius = 1.0f;
+    check_host_search(&s);
+    free(s.xyz);
+}
+
+int main(int argc, char **argv) {
+    int quick = 0, large = 0;
+    uint32_t budget = 0;
+    for (int i = 1; i < argc; ++i) {
+        if (!strcmp(argv[i], "--method") && i + 1 < argc) {
+            ++i;
+            if (!strcmp(argv[i], "fenns")) g_method = FENNS_METHOD_FENNS;
+            else if (!strcmp(argv[i], "fenns-paper")) g_method = FENNS_METHOD_FENNS_PAPER;
+            else return fprintf(stderr, "unknown method %s\n", argv[i]), 2;
+        } else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--large")) large = 1;
+        else if (!strcmp(argv[i], "--shared-memory") && i + 1 < argc) budget = (uint32_t)strtoul(argv[++i], NULL, 10);
+        else return fprintf(stderr, "usage: test_search --method M [--quick] [--shared-memory B] | --large\n"), 2;
+    }
+    fenns_result r = fenns_test_gpu_open(&g_gpu, budget);
+    if (r != FENNS_SUCCESS) {
+        fprintf(stderr, "cannot open the GPU: %s\n", fenns_result_string(r));
+        return 1;
+    }
+    printf("device %s, subgroup %u, shared budget %u, method %s\n", g_gpu.limits.device_name,
+           g_gpu.limits.subgroup_size, g_gpu.limits.shared_memory_budget, fenns_method_name(g_method));
+    if (large) run_large();
+    else run_scenes(quick);
+    uint32_t errors = g_gpu.error_messages;
+    uint32_t messages = fenns_test_gpu_close(&g_gpu);
+    CHECK(messages == 0, "%u validation messages", messages);
+    CHECK(errors == 0, "%u library error messages", errors);
+    printf("%s: %d failures\n", g_failures ? "FAILED" : "passed", g_failures);
+    return g_failures ? 1 : 0;
+}
