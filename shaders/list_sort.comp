@@ -1,7 +1,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // FENNS_OUTPUT_SORTED_LISTS: sort each written CSR list ascending, one
-// invocation per list (lists are short; insertion sort stays in cache).
+// invocation per list.
 #include "header.glsl"
 #define USE_OFFSETS
 #define USE_INDICES
@@ -9,20 +9,37 @@
 #define INDICES_READ
 #include "bindings.glsl"
 
+// Heapsort: O(k log k) and no quadratic worst case for long lists (lavapipe
+// also caps a loop at 65535 iterations per invocation).
+void sift_down(uint base, uint root, uint len) {
+    uint v = load_index(base + root);
+    for (uint child = 2u * root + 1u; child < len; child = 2u * root + 1u) {
+        uint c = load_index(base + child);
+        if (child + 1u < len) {
+            uint right = load_index(base + child + 1u);
+            if (right > c) {
+                c = right;
+                ++child;
+            }
+        }
+        if (c <= v) break;
+        store_index(base + root, c);
+        root = child;
+    }
+    store_index(base + root, v);
+}
+
 void main() {
     uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
     if (i >= pc.n) return;
     uint b = offsets[i], e = offsets[i + 1u];
     if (e > pc.capacity) return; // not written: it did not fit
-    for (uint k = b + 1u; k < e; ++k) {
-        uint v = load_index(k);
-        uint j = k;
-        while (j > b) {
-            uint prev = load_index(j - 1u);
-            if (prev <= v) break;
-            store_index(j, prev);
-            --j;
-        }
-        store_index(j, v);
+    uint len = e - b;
+    for (uint root = len / 2u; root > 0u; --root) sift_down(b, root - 1u, len);
+    for (uint end = len; end > 1u; --end) {
+        uint top = load_index(b);
+        store_index(b, load_index(b + end - 1u));
+        store_index(b + end - 1u, top);
+        sift_down(b, 0u, end - 1u);
     }
 }

@@ -1,0 +1,25 @@
+/*
+ * The `fenns` command-line tool (DESIGN.md §4). main.c dispatches on the first
+ * argument; each subcommand gets argc/argv with argv[0] = its own name
+ * ("info", "neighbors") and returns the process exit status.
+ *
+ * Conventions every subcommand follows: every failure prints exactly one line
+ * "fenns: error: ..." on stderr; warnings print "fenns: warning: ..."; --help
+ * prints the subcommand's usage on stdout and returns 0.
+ */
+#ifndef FENNS_CLI_H
+#define FENNS_CLI_H
+
+/* Exit statuses. */
+#define FENNS_CLI_EXIT_OK 0
+#define FENNS_CLI_EXIT_FAILURE 1 /* bad input file, device or search failure */
+#define FENNS_CLI_EXIT_USAGE 2   /* unknown command/option, bad option value */
+
+/* fenns info: devices, limits, chosen plan. */
+int fenns_cli_info(int argc, char **argv);
+
+/* fenns neighbors --input F --radius R [--method fenns|fenns-paper] [--output F|-]
+ *                 [--device I] [--domain x0,y0,z0,x1,y1,z1] [--stats] */
+int fenns_cli_neighbors(int argc, char **argv);
+
+#endif /* FENNS_CLI_H */

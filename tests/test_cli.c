@@ -1,0 +1,498 @@
+/* ctest `cli`: runs the `fenns` executable on generated files.
+ * Usage: test_cli PATH_TO_FENNS TMPDIR
+ *  - bad inputs exit non-zero with exactly one "fenns: error:" line on stderr
+ *    (usage errors with status 2);
+ *  - good runs on a few hundred points in .f32, .xyz and .ply, for both
+ *    methods, write an FNNSCSR1 file equal to the CPU reference, and
+ *    `--output -` prints the same lists as text.
+ * Needs a Vulkan device (lavapipe in CI); ctest sets FENNS_VALIDATION=1 and the
+ * CLI fails on any validation message. */
+#define _POSIX_C_SOURCE 200809L
+#include "particle_io.h"
+#include "reference.h"
+#include "scenes.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int failures;
+static const char *fenns_exe;
+static char tmpdir[2048];
+
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
+            fprintf(stderr, __VA_ARGS__);                                  \
+            fprintf(stderr, "\n");                                         \
+            ++failures;                                                    \
+        }                                                                  \
+    } while (0)
+
+/* Paths live in a ring of 128 buffers: plenty for the argument lists below. */
+static const char *path_of(const char *name)
+{
+    static char paths[128][2200];
+    static unsigned next;
+    char *p = paths[next++ % 128];
+    snprintf(p, sizeof paths[0], "%s/%s", tmpdir, name);
+    return p;
+}
+
+/* Whole file as a NUL-terminated string (empty when missing); free() it. */
+static char *slurp(const char *path, size_t *out_len)
+{
+    FILE *f = fopen(path, "rb");
+    size_t cap = 4096, len = 0;
+    char *buf = (char *)malloc(cap);
+    if (!buf)
+        exit(1);
+    if (f) {
+        size_t got;
+        while ((got = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+            len += got;
+            if (cap - len - 1 == 0) {
+                char *grown = (char *)realloc(buf, cap * 2);
+                if (!grown)
+                    exit(1);
+                buf = grown;
+                cap *= 2;
+            }
+        }
+        fclose(f);
+    }
+    buf[len] = '\0';
+    if (out_len)
+        *out_len = len;
+    return buf;
+}
+
+typedef struct run_result {
+    int status;  /* exit status, or -1 when killed by a signal */
+    char *out;   /* stdout */
+    char *err;   /* stderr */
+    size_t out_len;
+} run_result;
+
+static void run_free(run_result *r)
+{
+    free(r->out);
+    free(r->err);
+    r->out = r->err = NULL;
+}
+
+/* Runs fenns with the NULL-terminated arguments (argv[0] is added). */
+static run_result run_fenns(const char *const *args)
+{
+    run_result r = {-1, NULL, NULL, 0};
+    char *argv[64];
+    int n = 0;
+    pid_t pid;
+    int wstatus = 0;
+    const char *out_path = path_of("run.stdout");
+    const char *err_path = path_of("run.stderr");
+    argv[n++] = (char *)fenns_exe;
+    for (int k = 0; args[k] && n < 63; ++k)
+        argv[n++] = (char *)args[k];
+    argv[n] = NULL;
+    fflush(stdout);
+    fflush(stderr);
+    pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "fork failed: %s\n", strerror(errno));
+        exit(1);
+    }
+    if (pid == 0) {
+        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
+            _exit(126);
+        close(fo);
+        close(fe);
+        execv(fenns_exe, argv);
+        _exit(127);
+    }
+    while (waitpid(pid, &wstatus, 0) < 0)
+        if (errno != EINTR) {
+            fprintf(stderr, "waitpid failed: %s\n", strerror(errno));
+            exit(1);
+        }
+    r.status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
+    r.out = slurp(out_path, &r.out_len);
+    r.err = slurp(err_path, NULL);
+    return r;
+}
+
+static unsigned count_lines(const char *s)
+{
+    unsigned lines = 0;
+    for (; *s; ++s)
+        lines += *s == '\n';
+    return lines;
+}
+
+static void describe(const char *const *args, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; args[k] && used + 1 < size; ++k) {
+        int w = snprintf(buf + used, size - used, "%s%s", k ? " " : "", args[k]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+/* A failing run: non-zero status (want_status when > 0), exactly one stderr line. */
+static void expect_error(const char *const *args, int want_status, const char *needle)
+{
+    char cmd[1024];
+    run_result r = run_fenns(args);
+    describe(args, cmd, sizeof cmd);
+    CHECK(r.status != 0 && r.status != -1, "'fenns %s': status %d, expected an error exit", cmd, r.status);
+    CHECK(want_status <= 0 || r.status == want_status, "'fenns %s': status %d, expected %d", cmd, r.status,
+          want_status);
+    CHECK(count_lines(r.err) == 1 && strncmp(r.err, "fenns: error: ", 14) == 0,
+          "'fenns %s': stderr is not one 'fenns: error:' line:\n%s", cmd, r.err);
+    CHECK(!needle || strstr(r.err, needle), "'fenns %s': stderr lacks '%s': %s", cmd, needle, r.err);
+    printf("  ok (status %d) fenns %s\n      %s", r.status, cmd, r.err);
+    run_free(&r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Files                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static void write_or_die(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || (size && fwrite(data, 1, size, f) != size) || fclose(f) != 0) {
+        fprintf(stderr, "cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static void write_f32(const char *name, const float *xyz, uint32_t n)
+{
+    write_or_die(path_of(name), xyz, (size_t)n * 12);
+}
+
+static void write_xyz(const char *name, const float *xyz, uint32_t n)
+{
+    FILE *f = fopen(path_of(name), "w");
+    if (!f)
+        exit(1);
+    fprintf(f, "# %u points\n", n);
+    for (uint32_t i = 0; i < n; ++i)
+        fprintf(f, "%.9g %.9g %.9g\n", (double)xyz[3 * i], (double)xyz[3 * i + 1], (double)xyz[3 * i + 2]);
+    fclose(f);
+}
+
+static void write_ply(const char *name, const float *xyz, uint32_t n)
+{
+    FILE *f = fopen(path_of(name), "wb");
+    if (!f)
+        exit(1);
+    fprintf(f, "ply\nformat binary_little_endian 1.0\ncomment test_cli\nelement vertex %u\n"
+               "property float x\nproperty float y\nproperty float z\nproperty uchar red\nend_header\n",
+            n);
+    for (uint32_t i = 0; i < n; ++i) {
+        unsigned char rec[13];
+        for (int a = 0; a < 3; ++a) {
+            uint32_t u;
+            memcpy(&u, &xyz[3 * i + (uint32_t)a], 4);
+            for (int b = 0; b < 4; ++b)
+                rec[4 * a + b] = (unsigned char)(u >> (8 * b));
+        }
+        rec[12] = (unsigned char)i;
+        fwrite(rec, 1, sizeof rec, f);
+    }
+    fclose(f);
+}
+
+/* Parses "i: j1 j2 ..." lines into CSR; 0 on success. */
+static int parse_text_csr(const char *text, uint32_t n, uint64_t **out_off, uint32_t **out_idx)
+{
+    size_t cap = 1024, m = 0;
+    uint64_t *off = (uint64_t *)calloc((size_t)n + 1, sizeof(uint64_t));
+    uint32_t *idx = (uint32_t *)malloc(cap * sizeof(uint32_t));
+    const char *p = text;
+    if (!off || !idx)
+        exit(1);
+    for (uint32_t i = 0; i < n; ++i) {
+        char *end;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (end == p || v != i || *end != ':')
+            goto bad;
+        p = end + 1;
+        while (*p == ' ') {
+            v = strtoull(p + 1, &end, 10);
+            if (end == p + 1)
+                goto bad;
+            if (m == cap) {
+                uint32_t *grown = (uint32_t *)realloc(idx, cap * 2 * sizeof(uint32_t));
+                if (!grown)
+                    exit(1);
+                idx = grown;
+                cap *= 2;
+            }
+            idx[m++] = (uint32_t)v;
+            p = end;
+        }
+        if (*p != '\n')
+            goto bad;
+        ++p;
+        off[i + 1] = m;
+    }
+    if (*p != '\0')
+        goto bad;
+    *out_off = off;
+    *out_idx = idx;
+    return 0;
+bad:
+    free(off);
+    free(idx);
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static void expect_matches_reference(const char *what, const char *csr_path, const float *xyz, uint32_t n,
+                                     float r)
+{
+    uint64_t *ro = NULL, *go = NULL, gn = 0, tol = 0;
+    uint32_t *ri = NULL, *gi = NULL;
+    char err[512], msg[512];
+    if (fenns_io_read_csr(csr_path, &gn, &go, &gi, err, sizeof err)) {
+        CHECK(0, "%s: %s", what, err);
+        return;
+    }
+    if (fenns_reference_csr(xyz, n, r, &ro, &ri) != 0) {
+        CHECK(0, "%s: reference failed", what);
+    } else {
+        CHECK(fenns_reference_compare(xyz, n, r, ro, ri, gn, go, gi, 0, &tol, msg, sizeof msg) == 0,
+              "%s: differs from the reference: %s", what, msg);
+        printf("  ok %s: %llu neighbours match the reference (%llu at exactly r tolerated)\n", what,
+               (unsigned long long)ro[n], (unsigned long long)tol);
+    }
+    fenns_reference_free(&ro, &ri);
+    free(go);
+    free(gi);
+}
+
+int main(int argc, char **argv)
+{
+    const uint32_t n = 400;
+    const float scene = 10.0f, radius = 1.8f; /* about 10 neighbours */
+    float *xyz;
+    char rtext[32];
+    const char *methods[2] = {"fenns", "fenns-paper"};
+
+    if (argc < 3) {
+        fprintf(stderr, "usage: test_cli PATH_TO_FENNS TMPDIR\n");
+        return 2;
+    }
+    fenns_exe = argv[1];
+    snprintf(tmpdir, sizeof tmpdir, "%s", argv[2]);
+    if (mkdir(tmpdir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "test_cli: cannot create %s: %s\n", tmpdir, strerror(errno));
+        return 1;
+    }
+    snprintf(rtext, sizeof rtext, "%.9g", (double)radius);
+
+    xyz = (float *)malloc((size_t)n * 3 * sizeof(float));
+    if (!xyz)
+        return 1;
+    fenns_scene_uniform(xyz, n, scene);
+    write_f32("points.f32", xyz, n);
+    write_xyz("points.xyz", xyz, n);
+    write_ply("points.ply", xyz, n);
+    {
+        unsigned char part[30];
+        memcpy(part, xyz, sizeof part);
+        write_or_die(path_of("truncated.f32"), part, sizeof part);
+    }
+    write_or_die(path_of("malformed.xyz"), "1 2 3\n4 five 6\n", 15);
+    write_or_die(path_of("empty.f32"), "", 0);
+
+    printf("usage and bad input\n");
+    {
+        const char *good = path_of("points.f32");
+        const char *none[] = {NULL};
+        const char *a1[] = {"frobnicate", NULL};
+        const char *a2[] = {"--frobnicate", NULL};
+        const char *a3[] = {"neighbors", "--input", good, "--radius", "1", "--frobnicate", NULL};
+        const char *a4[] = {"neighbors", "--input", path_of("missing.f32"), "--radius", "1", NULL};
+        const char *a5[] = {"neighbors", "--input", path_of("truncated.f32"), "--radius", "1", NULL};
+        const char *a6[] = {"neighbors", "--input", path_of("malformed.xyz"), "--radius", "1", NULL};
+        const char *a7[] = {"neighbors", "--input", good, "--radius", "1", "--method", "bogus", NULL};
+        const char *a8[] = {"neighbors", "--input", good, "--radius", "1", "--method", "radix", NULL};
+        const char *a9[] = {"neighbors", "--input", good, NULL};
+        const char *a10[] = {"neighbors", "--radius", "1", NULL};
+        const char *a11[] = {"neighbors", "--input", good, "--radius", NULL};
+        const char *a12[] = {"neighbors", "--input", good, "--radius", "1", "--memory-budget", "1000", NULL};
+        const char *a13[] = {"neighbors", "--input", good, "--radius", "1", "--device", "abc", NULL};
+        const char *a14[] = {"neighbors", "--input", path_of("points.bin"), "--radius", "1", NULL};
+        const char *a15[] = {"neighbors", "--input", good, "--radius", "1", "stray", NULL};
+        const char *a16[] = {"neighbors", "--input", good, "--radius=1", "--stats=yes", NULL};
+        const char *bad_radius[] = {"0", "-1", "nan", "abc", "inf", "1e-50", "", "1.5x", "-0"};
+        const char *bad_domain[] = {"0,0,0,1,1", "0,0,0,1,1,x", "1,0,0,0,1,1", "0,0,0,1,1,1,2", "0,0,0,1,1,inf",
+                                    "0,,0,1,1,1", "0,0,0,1,0,1", ""};
+        expect_error(none, 2, "no command");
+        expect_error(a1, 2, "frobnicate");
+        expect_error(a2, 2, "frobnicate");
+        expect_error(a3, 2, "--frobnicate");
+        expect_error(a4, 0, "missing.f32");
+        expect_error(a5, 0, "truncated.f32");
+        expect_error(a6, 0, "line 2");
+        expect_error(a7, 2, "bogus");
+        expect_error(a8, 2, "not implemented");
+        expect_error(a9, 2, "--radius");
+        expect_error(a10, 2, "--input");
+        expect_error(a11, 2, "--radius");
+        expect_error(a12, 2, "not implemented");
+        expect_error(a13, 2, "--device");
+        expect_error(a14, 0, "points.bin");
+        expect_error(a15, 2, "stray");
+        expect_error(a16, 2, "--stats");
+        for (size_t k = 0; k < sizeof bad_radius / sizeof bad_radius[0]; ++k) {
+            const char *a[] = {"neighbors", "--input", good, "--radius", bad_radius[k], NULL};
+            expect_error(a, 2, "--radius");
+        }
+        for (size_t k = 0; k < sizeof bad_domain / sizeof bad_domain[0]; ++k) {
+            const char *a[] = {"neighbors", "--input", good, "--radius", "1", "--domain", bad_domain[k], NULL};
+            expect_error(a, 2, "--domain");
+        }
+    }
+    {
+        const char *h1[] = {"--help", NULL};
+        const char *h2[] = {"neighbors", "--help", NULL};
+        run_result r = run_fenns(h1);
+        CHECK(r.status == 0 && strstr(r.out, "neighbors") && r.err[0] == '\0', "fenns --help: status %d", r.status);
+        run_free(&r);
+        r = run_fenns(h2);
+        CHECK(r.status == 0 && strstr(r.out, "--radius") && r.err[0] == '\0', "fenns neighbors --help: status %d",
+              r.status);
+        run_free(&r);
+    }
+
+    printf("searches\n");
+    {
+        const char *files[3] = {"points.f32", "points.xyz", "points.ply"};
+        for (int f = 0; f < 3; ++f)
+            for (int m = 0; m < 2; ++m) {
+                char what[128];
+                const char *out = path_of("out.csr");
+                const char *a[] = {"neighbors", "--input", path_of(files[f]), "--radius", rtext,
+                                   "--method", methods[m], "--output", out, NULL};
+                run_result r;
+                remove(out);
+                r = run_fenns(a);
+                snprintf(what, sizeof what, "%s --method %s", files[f], methods[m]);
+                CHECK(r.status == 0, "%s: status %d, stderr: %s", what, r.status, r.err);
+                if (r.status == 0)
+                    expect_matches_reference(what, out, xyz, n, radius);
+                run_free(&r);
+            }
+    }
+    /* text output */
+    for (int m = 0; m < 2; ++m) {
+        const char *a[] = {"neighbors", "--input", path_of("points.f32"), "--radius", rtext, "--method",
+                           methods[m], "--output", "-", NULL};
+        run_result r = run_fenns(a);
+        uint64_t *go = NULL, *ro = NULL, tol = 0;
+        uint32_t *gi = NULL, *ri = NULL;
+        char msg[512];
+        CHECK(r.status == 0, "--output - (%s): status %d: %s", methods[m], r.status, r.err);
+        if (r.status == 0) {
+            CHECK(parse_text_csr(r.out, n, &go, &gi) == 0, "--output - (%s): malformed text", methods[m]);
+            if (go && fenns_reference_csr(xyz, n, radius, &ro, &ri) == 0) {
+                CHECK(fenns_reference_compare(xyz, n, radius, ro, ri, n, go, gi, 0, &tol, msg, sizeof msg) == 0,
+                      "--output - (%s): %s", methods[m], msg);
+                printf("  ok --output - (%s): text lists match the reference\n", methods[m]);
+            }
+        }
+        fenns_reference_free(&ro, &ri);
+        free(go);
+        free(gi);
+        run_free(&r);
+    }
+    /* a domain that leaves points outside (still found exactly) */
+    {
+        const char *out = path_of("domain.csr");
+        const char *a[] = {"neighbors", "--input", path_of("points.f32"), "--radius", rtext, "--domain",
+                           "2,2,2,7.5,8,6", "--output", out, NULL};
+        run_result r = run_fenns(a);
+        CHECK(r.status == 0, "--domain: status %d: %s", r.status, r.err);
+        if (r.status == 0)
+            expect_matches_reference("points.f32 --domain 2,2,2,7.5,8,6", out, xyz, n, radius);
+        run_free(&r);
+    }
+    /* NaN in a text file: allowed, reported on stderr, no neighbours */
+    {
+        const char *out = path_of("nan.csr");
+        const char *a[] = {"neighbors", "--input", path_of("nan.xyz"), "--radius", rtext, "--output", out, NULL};
+        run_result r;
+        xyz[3 * 7] = NAN;
+        xyz[3 * 9 + 2] = INFINITY;
+        write_xyz("nan.xyz", xyz, n);
+        r = run_fenns(a);
+        CHECK(r.status == 0, "nan.xyz: status %d: %s", r.status, r.err);
+        CHECK(strstr(r.err, "2 of 400") != NULL, "nan.xyz: the NaN count is not reported: %s", r.err);
+        if (r.status == 0)
+            expect_matches_reference("nan.xyz", out, xyz, n, radius);
+        run_free(&r);
+        fenns_scene_uniform(xyz, n, scene);
+    }
+    /* summary line and --stats */
+    {
+        const char *a[] = {"neighbors", "--input", path_of("points.ply"), "--radius", rtext, "--stats", NULL};
+        run_result r = run_fenns(a);
+        CHECK(r.status == 0 && count_lines(r.out) == 1 && strstr(r.out, "400 points"),
+              "summary: status %d, stdout: %s, stderr: %s", r.status, r.out, r.err);
+        CHECK(strstr(r.err, "build_ms") && strstr(r.err, "coarse_dims") && strstr(r.err, "device") &&
+                  strstr(r.err, "total_neighbors"),
+              "--stats output incomplete: %s", r.err);
+        printf("  ok --stats\n%s", r.err);
+        run_free(&r);
+    }
+    /* no points */
+    {
+        const char *out = path_of("empty.csr");
+        const char *a[] = {"neighbors", "--input", path_of("empty.f32"), "--radius", "1", "--output", out, NULL};
+        run_result r = run_fenns(a);
+        uint64_t gn = 1, *go = NULL;
+        uint32_t *gi = NULL;
+        char err[512];
+        CHECK(r.status == 0, "empty.f32: status %d: %s", r.status, r.err);
+        if (r.status == 0) {
+            CHECK(fenns_io_read_csr(out, &gn, &go, &gi, err, sizeof err) == 0 && gn == 0, "empty.f32: %s", err);
+            printf("  ok empty input\n");
+        }
+        free(go);
+        free(gi);
+        run_free(&r);
+    }
+    /* an unwritable output */
+    {
+        const char *a[] = {"neighbors", "--input", path_of("points.f32"), "--radius", rtext, "--output",
+                           path_of("no/such/dir/out.csr"), NULL};
+        expect_error(a, 0, "out.csr");
+    }
+
+    free(xyz);
+    if (failures) {
+        fprintf(stderr, "test_cli: %d failure(s)\n", failures);
+        return 1;
+    }
+    printf("test_cli: ok\n");
+    return 0;
+}

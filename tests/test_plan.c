@@ -1,0 +1,167 @@
+/* Planner unit tests: no GPU, only the pure-C plan (src/plan.c). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "plan.h"
+#include "fenns_shared.h"
+
+static int failures;
+#define CHECK(cond, ...)                                                \
+    do {                                                                \
+        if (!(cond)) {                                                  \
+            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);        \
+            fprintf(stderr, __VA_ARGS__);                               \
+            fprintf(stderr, "\n");                                      \
+            ++failures;                                                 \
+        }                                                               \
+    } while (0)
+
+static const fenns_plan_limits lavapipe = {32768, 1024, 65535, 134217728u, 16};
+static const fenns_plan_limits mobile = {16384, 256, 65535, 134217728u, 64};
+static const fenns_plan_limits desktop = {49152, 1024, 2147483647u, 4294967295u, 16};
+
+static fenns_pipeline_create_info info_for(float r, uint32_t n) {
+    fenns_pipeline_create_info i;
+    memset(&i, 0, sizeof i);
+    i.radius = r;
+    i.max_particles = n;
+    return i;
+}
+
+static void check_bad_arguments(void) {
+    fenns_plan plan;
+    float bad_radius[] = {0.0f, -1.0f, NAN, INFINITY, -INFINITY};
+    for (size_t k = 0; k < sizeof bad_radius / sizeof bad_radius[0]; ++k) {
+        fenns_pipeline_create_info i = info_for(bad_radius[k], 100);
+        CHECK(fenns_plan_make(&lavapipe, &i, &plan) == FENNS_ERROR_INVALID_ARGUMENT, "radius %g accepted",
+              (double)bad_radius[k]);
+    }
+    fenns_pipeline_create_info i = info_for(1.0f, 0);
+    CHECK(fenns_plan_make(&lavapipe, &i, &plan) == FENNS_ERROR_INVALID_ARGUMENT, "max_particles 0 accepted");
+    i = info_for(1.0f, 10);
+    i.domain_min[0] = 5.0f; /* inverted on x, empty on y and z */
+    i.domain_max[0] = 1.0f;
+    CHECK(fenns_plan_make(&lavapipe, &i, &plan) == FENNS_ERROR_INVALID_ARGUMENT, "inverted domain accepted");
+    i = info_for(1.0f, 10);
+    i.domain_max[0] = i.domain_max[1] = 1.0f; /* z empty */
+    CHECK(fenns_plan_make(&lavapipe, &i, &plan) == FENNS_ERROR_INVALID_ARGUMENT, "empty axis accepted");
+    i = info_for(1.0f, 10);
+    i.domain_max[0] = i.domain_max[1] = 1.0f;
+    i.domain_max[2] = NAN;
+    CHECK(fenns_plan_make(&lavapipe, &i, &plan) == FENNS_ERROR_INVALID_ARGUMENT, "NaN domain accepted");
+    i = info_for(1.0f, 10);
+    i.method = (fenns_method)7;
+    CHECK(fenns_plan_make(&lavapipe, &i, &plan) == FENNS_ERROR_INVALID_ARGUMENT, "unknown method accepted");
+    fenns_plan_limits tiny = lavapipe;
+    tiny.shared_memory_budget = 8192;
+    i = info_for(1.0f, 10);
+    CHECK(fenns_plan_make(&tiny, &i, &plan) == FENNS_ERROR_UNSUPPORTED_DEVICE, "8 KiB shared memory accepted");
+}
+
+/* Every pipeline's shared memory fits the budget; grids are sane. */
+static void check_fits(const char *name, const fenns_plan_limits *l, fenns_method method) {
+    fenns_pipeline_create_info i = info_for(1.0f, 1u << 20);
+    i.method = method;
+    fenns_plan p;
+    fenns_result r = fenns_plan_make(l, &i, &p);
+    CHECK(r == FENNS_SUCCESS, "%s: plan failed: %s", name, fenns_result_string(r));
+    if (r != FENNS_SUCCESS) return;
+    CHECK(p.shared_bytes_max <= l->shared_memory_budget, "%s: shared %u > budget %u", name, p.shared_bytes_max,
+          l->shared_memory_budget);
+    CHECK(4u * p.cell_keys <= l->shared_memory_budget, "%s: histogram does not fit", name);
+    CHECK(p.workgroup_size <= l->max_workgroup_invocations && p.workgroup_size >= 64, "%s: workgroup %u", name,
+          p.workgroup_size);
+    CHECK(p.fine_max >= 8 && p.fine_max <= FENNS_MAX_FINE_DIM, "%s: fine_max %u", name, p.fine_max);
+    CHECK(p.fine_cells == p.fine_max * p.fine_max * p.fine_max + 1, "%s: fine_cells", name);
+    CHECK(p.candidates == p.workgroup_size * FENNS_SEARCH_ITEMS, "%s: candidates", name);
+    CHECK((p.sort_capacity & (p.sort_capacity - 1)) == 0 && 4u * p.sort_capacity <= l->shared_memory_budget,
+          "%s: sort capacity %u", name, p.sort_capacity);
+    CHECK((16ull << p.chunk_shift16) <= l->max_storage_buffer_range && (4ull << p.chunk_shift4) <= l->max_storage_buffer_range,
+          "%s: chunks exceed maxStorageBufferRange", name);
+    CHECK((32ull << p.chunk_shift16) > l->max_storage_buffer_range, "%s: chunks not the largest power of two", name);
+    CHECK(p.work_base >= 3u * p.cell_keys + 1u && p.work_base % 64u == 0, "%s: work table placement", name);
+    printf("  %-8s %-11s wg %u fine %u cells %u sort %u shared %u\n", name, fenns_method_name(method),
+           p.workgroup_size, p.fine_max, p.cell_capacity, p.sort_capacity, p.shared_bytes_max);
+}
+
+static void check_limits(void) {
+    fenns_plan p;
+    fenns_pipeline_create_info i = info_for(1.0f, 40u << 20); /* 40M: 640 MiB of vec4 on lavapipe's 4 x 128 MiB */
+    CHECK(fenns_plan_make(&lavapipe, &i, &p) == FENNS_ERROR_TOO_LARGE, "40M particles accepted on lavapipe");
+    i.max_particles = 9u << 20; /* > 128 MiB of vec4, still addressable in chunks */
+    CHECK(fenns_plan_make(&lavapipe, &i, &p) == FENNS_SUCCESS, "9M particles refused on lavapipe");
+    i.max_particles = 0x7FFFFFFFu;
+    CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_ERROR_TOO_LARGE, "2^31-1 on a 4 GiB range accepted");
+    i.max_particles = 1u << 28;
+    CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS, "2^28 refused on a 4 GiB range");
+}
+
+static void check_scratch(void) {
+    fenns_pipeline_create_info i = info_for(0.5f, 1000000);
+    fenns_plan p;
+    if (fenns_plan_make(&lavapipe, &i, &p) != FENNS_SUCCESS) {
+        CHECK(0, "plan failed");
+        return;
+    }
+    uint32_t ns[] = {0, 1, 1000, 1000000};
+    for (size_t k = 0; k < 4; ++k) {
+        fenns_scratch_plan s;
+        fenns_plan_scratch(&p, ns[k], &s);
+        fenns_region r[] = {s.params, s.cells, s.perm, s.sort_tmp, s.scan_sums, s.sorted};
+        uint64_t end = 0;
+        for (size_t j = 0; j < 6; ++j) {
+            CHECK(r[j].offset % 256 == 0, "region %zu misaligned", j);
+            CHECK(r[j].offset >= end, "region %zu overlaps the previous one", j);
+            end = r[j].offset + r[j].size;
+        }
+        CHECK(end <= s.size, "regions run past the scratch size");
+        uint64_t n = ns[k] ? ns[k] : 1;
+        CHECK(s.sorted.size == 16u * n && s.perm.size == 4u * n && s.sort_tmp.size == 4u * n, "n-sized regions");
+        CHECK(s.cells.size == 4u * ((uint64_t)p.work_base + p.cell_keys + 1u), "cell tables");
+        CHECK(s.params.size == sizeof(fenns_gpu_params), "params");
+    }
+    CHECK(fenns_plan_scan_sums_bytes(&p, 1000) == 256, "one block needs no sums level");
+    CHECK(fenns_plan_scan_sums_bytes(&p, 1024u * 1024u * 3u) >= 4u * 3072u + 4u * 3u, "scan sums too small");
+}
+
+/* Grids for the caller's box: bounded, cells never smaller than r. */
+static void check_dims(const char *name, float r, const float lo[3], const float hi[3]) {
+    fenns_pipeline_create_info i = info_for(r, 1000);
+    memcpy(i.domain_min, lo, sizeof i.domain_min);
+    memcpy(i.domain_max, hi, sizeof i.domain_max);
+    fenns_plan p;
+    fenns_result res = fenns_plan_make(&lavapipe, &i, &p);
+    CHECK(res == FENNS_SUCCESS, "%s: %s", name, fenns_result_string(res));
+    if (res != FENNS_SUCCESS) return;
+    uint64_t cells = 1;
+    for (int a = 0; a < 3; ++a) {
+        CHECK(p.coarse_dims[a] >= 1 && p.coarse_dims[a] <= FENNS_MAX_COARSE_DIM, "%s: dim %u", name, p.coarse_dims[a]);
+        float edge = (hi[a] - lo[a]) / (float)p.coarse_dims[a];
+        CHECK(p.coarse_dims[a] == 1 || edge >= r, "%s: cell edge %g < r %g", name, (double)edge, (double)r);
+        cells *= p.coarse_dims[a];
+    }
+    CHECK(cells <= p.cell_capacity, "%s: %llu cells > capacity %u", name, (unsigned long long)cells, p.cell_capacity);
+    printf("  %-22s r=%-8g grid %ux%ux%u\n", name, (double)r, p.coarse_dims[0], p.coarse_dims[1], p.coarse_dims[2]);
+}
+
+int main(void) {
+    check_bad_arguments();
+    check_fits("lavapipe", &lavapipe, FENNS_METHOD_FENNS);
+    check_fits("lavapipe", &lavapipe, FENNS_METHOD_FENNS_PAPER);
+    check_fits("mobile", &mobile, FENNS_METHOD_FENNS);
+    check_fits("mobile", &mobile, FENNS_METHOD_FENNS_PAPER);
+    check_fits("desktop", &desktop, FENNS_METHOD_FENNS);
+    check_limits();
+    check_scratch();
+    float z[3] = {0, 0, 0}, s180[3] = {180, 180, 180}, flat[3] = {100, 100, 0.001f};
+    float big_lo[3] = {-1e3f, -1e3f, -1e3f}, big_hi[3] = {1e3f, 1e3f, 1e3f};
+    float far_lo[3] = {1e6f, 1e6f, 1e6f}, far_hi[3] = {1e6f + 64, 1e6f + 64, 1e6f + 64};
+    check_dims("paper scene 180^3", 1.0f, z, s180);
+    check_dims("tiny radius 1e-6", 1e-6f, big_lo, big_hi);
+    check_dims("radius > domain", 1e4f, z, s180);
+    check_dims("planar", 0.5f, z, flat);
+    check_dims("far offset", 0.5f, far_lo, far_hi);
+    printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
+    return failures ? 1 : 0;
+}
