@@ -14,6 +14,7 @@
 #include "section_sort.spv.h"
 #include "gather.spv.h"
 #include "search_work.spv.h"
+#include "search_args.spv.h"
 #include "search_fenns.spv.h"
 #include "search_paper.spv.h"
 #include "list_sort.spv.h"
@@ -28,7 +29,8 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
     static const shader_code table[FENNS_PASS_COUNT] = {
         FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
         FENNS_SPV_(scan_add),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
-        FENNS_SPV_(gather),        FENNS_SPV_(search_work), FENNS_SPV_(search_fenns), FENNS_SPV_(list_sort),
+        FENNS_SPV_(gather),        FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
+        FENNS_SPV_(list_sort),
     };
     if (pass == FENNS_PASS_search && method == FENNS_METHOD_FENNS_PAPER)
         return (shader_code)FENNS_SPV_(search_paper);
@@ -153,7 +155,8 @@ void fenns_pipeline_get_scratch_requirements(fenns_pipeline p, uint32_t particle
     out->size = s.size;
     out->alignment = s.alignment > p->ctx->limits.min_storage_buffer_offset_alignment
                          ? s.alignment : p->ctx->limits.min_storage_buffer_offset_alignment;
-    out->usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    out->usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                 VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
 }
 
 void fenns_pipeline_get_scratch_layout(fenns_pipeline p, uint32_t particle_count, fenns_scratch_layout *out) {

@@ -18,6 +18,7 @@
     X(section_sort)         \
     X(gather)               \
     X(search_work)          \
+    X(search_args)          \
     X(search)               \
     X(list_sort)
 
@@ -63,9 +64,14 @@ void fenns__bind_chunked(fenns_bindings *b, uint32_t first_binding, VkBuffer buf
                          VkDeviceSize bytes, uint32_t shift, uint32_t element);
 
 /* Binds the pass's pipeline, pushes descriptors and constants, dispatches
- * `groups` workgroups laid out in rows (pc->groups_x is filled in). */
+ * `groups` workgroups laid out in rows of at most 65535. */
 void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
                      fenns_push *pc, uint64_t groups);
+
+/* Records a dispatch whose workgroup counts the GPU wrote into the scratch
+ * (a VkDispatchIndirectCommand at `args_offset`). */
+void fenns__dispatch_indirect(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
+                              fenns_push *pc, VkBuffer args, VkDeviceSize args_offset);
 
 /* Compute (and transfer) writes -> compute reads and writes. */
 void fenns__barrier(VkCommandBuffer cmd, fenns_pipeline p);

@@ -25,6 +25,7 @@
     X(vkCmdPushConstants)                         \
     X(vkCmdPushDescriptorSetKHR)                  \
     X(vkCmdDispatch)                              \
+    X(vkCmdDispatchIndirect)                      \
     X(vkCmdPipelineBarrier)                       \
     X(vkCmdFillBuffer)                            \
     X(vkCmdCopyBuffer)                            \

@@ -354,7 +354,7 @@ static VkResult staged_copy(fenns_test_gpu *g, VkBuffer device_buffer, VkDeviceS
         vkCmdCopyBuffer(cmd, device_buffer, staging.buffer, 1, &region);
     fenns_test_cmd_barrier(cmd); /* the copy -> host reads and later submissions */
     r = fenns_test_submit(g, cmd);
-    if (r == VK_SUCCESS && !to_device)
+    if (r == VK_SUCCESS && !to_device && download)
         memcpy(download, staging.mapped, (size_t)size);
     fenns_test_buffer_destroy(g, &staging);
     return r;

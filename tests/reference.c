@@ -271,6 +271,9 @@ static int grid_build(const float *xyz, uint32_t n, float r, grid_data *d)
 {
     grid *g = &d->g;
     uint64_t *keys = NULL;
+    /* 0.1% above r: float rounding of dist2 can admit pairs a few ulps beyond
+     * r, never 0.1%. Below 1e-18, r*r nears the float denormals, where
+     * dist2 <= r*r bounds the distance only loosely; a larger cell only costs time. */
     const double cell = (r > 1e-18f ? (double)r : 1e-18) * 1.001;
     int64_t hi[3];
     size_t nv = 0;

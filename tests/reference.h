@@ -34,9 +34,11 @@ extern "C" {
  * (cell coordinates floor(x / cell) in double, taken relative to the smallest
  * cell of the finite points and packed into one 64-bit key when the occupied
  * box allows, else hashed), each cell searched against its 27 neighbours.
- * Memory about 40 bytes per point plus the lists; no dense grid. Cost about
- * (27 * cell occupancy) distance tests per point, twice (count, then fill);
- * 1M points with ~50 neighbours take about a second.
+ * Memory about 40 bytes per point plus twice the lists while they are
+ * assembled; no dense grid, whatever the spread of the points. Cost about
+ * 27 * cell occupancy distance tests per point, in one pass; 1M points with
+ * ~50 neighbours take 2-3 s on one core. r*r = inf (r > ~1.8e19) puts all
+ * points in one cell, as every finite pair is then a neighbour.
  * xyz: 3*n floats (may be NULL when n = 0). Returns FENNS_REFERENCE_*. */
 int fenns_reference_csr(const float *xyz, uint32_t n, float r, uint64_t **offsets,
                         uint32_t **indices);

@@ -112,7 +112,7 @@ static int run_fixed(const scene *s, uint32_t capacity, fixed_result *out) {
     VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     fenns_test_buffer pos, scratch, counts, lists;
     int ok = fenns_test_buffer_create(&g_gpu, 16u * s->n, usage, FENNS_TEST_HOST_VISIBLE, &pos) == VK_SUCCESS &&
-             fenns_test_buffer_create(&g_gpu, req.size, usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g_gpu, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
              fenns_test_buffer_create(&g_gpu, 4u * s->n, usage, FENNS_TEST_HOST_VISIBLE, &counts) == VK_SUCCESS &&
              fenns_test_buffer_create(&g_gpu, 4u * (VkDeviceSize)s->n * capacity, usage, FENNS_TEST_HOST_VISIBLE,
                                       &lists) == VK_SUCCESS;

@@ -279,7 +279,8 @@ typedef struct fenns_search_info {
  * written; fenns_status.total_neighbors says how much room they need and
  * list_overflow how many particles were skipped.
  *
- * Records:  compute dispatches, fills of the scratch, barriers between its passes.
+ * Records:  compute dispatches (the main one indirect, its workgroup count read
+ *           from the scratch), fills of the scratch, barriers between its passes.
  * Requires: a fenns_cmd_build on the same positions and scratch, made visible
  *           to COMPUTE_SHADER reads and writes (fenns_cmd_build_to_search_barrier
  *           records exactly that barrier); prior accesses to counts, offsets and
@@ -291,7 +292,8 @@ typedef struct fenns_search_info {
 void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_search_info *info);
 
 /* Records the one barrier a search needs after a build on the same scratch:
- * COMPUTE_SHADER|TRANSFER writes -> COMPUTE_SHADER|TRANSFER reads and writes. */
+ * COMPUTE_SHADER|TRANSFER writes -> COMPUTE_SHADER|TRANSFER reads and writes and
+ * DRAW_INDIRECT (the search's workgroup count comes from the scratch). */
 void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline pipeline);
 
 /* ------------------------------------------------------------------------ */

@@ -25,7 +25,8 @@
  * Readers check every count against the file size (and against overflow)
  * before allocating, so hostile files fail cleanly instead of exhausting memory.
  *
- * Not thread-hostile: no global state; the "-" output uses stdout.
+ * Thread safety: no global state; calls on different files may run
+ * concurrently (the "-" output writes to stdout).
  */
 #ifndef FENNS_PARTICLE_IO_H
 #define FENNS_PARTICLE_IO_H

@@ -102,6 +102,6 @@ uint load_index(uint i) {
 layout(std430, binding = FENNS_BINDING_SORT_TMP) coherent buffer SortTmp { uint sort_tmp[]; };
 #endif
 
-// Workgroups of a linear job are laid out in rows of pc.groups_x (the x count
-// is limited to 65535 on many devices).
-uint linear_workgroup() { return gl_WorkGroupID.y * pc.groups_x + gl_WorkGroupID.x; }
+// Workgroups of a linear job are laid out in rows (the x count is limited to
+// 65535 on many devices); direct and indirect dispatches alike.
+uint linear_workgroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }

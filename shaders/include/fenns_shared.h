@@ -57,7 +57,7 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 count_in;        /* scan: elements read; beyond them the input is 0 */
     FENNS_U32 mode;            /* FENNS_MODE_* / pass-specific switch */
     FENNS_U32 capacity;        /* FIXED: entries per particle; CSR: indices capacity */
-    FENNS_U32 groups_x;        /* workgroups per row of a 2D linear dispatch */
+    FENNS_U32 reserved_groups; /* unused (rows are read from gl_NumWorkGroups) */
     FENNS_U32 cell_capacity;   /* K - 1: the key of invalid particles; K = cell_capacity + 1 */
     FENNS_U32 chunk_shift16;   /* log2 of 16-byte elements per chunk binding */
     FENNS_U32 chunk_shift4;    /* log2 of 4-byte elements per chunk binding */
@@ -94,7 +94,7 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 key_min_x, key_min_y, key_min_z;
     FENNS_U32 key_max_x, key_max_y, key_max_z;
     FENNS_U32 work_count;                        /* search workgroups needed */
-    FENNS_U32 pad0, pad1, pad2;
+    FENNS_U32 dispatch_x, dispatch_y, dispatch_z; /* VkDispatchIndirectCommand of the search */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 #define FENNS_STATUS_WORDS 16 /* the fenns_status prefix of fenns_gpu_params */

@@ -134,4 +134,9 @@ void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
     VkDeviceSize work = f->scratch.offset + f->layout.cells.offset + 4u * (VkDeviceSize)p->plan.work_base;
     fenns__record_scan(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
                        work, f->scratch.buffer, work, p->plan.cell_keys, p->plan.cell_keys + 1u);
+    fenns__barrier(cmd, p);
+    fenns_bindings args = {0};
+    fenns__bind_region(&args, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns__bind_region(&args, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__dispatch(cmd, p, FENNS_PASS_search_args, &args, &pc, 1);
 }

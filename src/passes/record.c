@@ -40,8 +40,8 @@ fenns_push fenns__push_base(fenns_pipeline p, uint32_t n) {
     return pc;
 }
 
-void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
-                     fenns_push *pc, uint64_t groups) {
+static void bind_and_push(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
+                          const fenns_push *pc) {
     const fenns_vk *vk = &p->ctx->vk;
     VkDescriptorBufferInfo infos[FENNS_MAX_PUSHED];
     VkWriteDescriptorSet writes[FENNS_MAX_PUSHED];
@@ -52,23 +52,35 @@ void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, con
                                            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                            .pBufferInfo = &infos[i]};
     }
-    /* Rows of at most 65535 workgroups (the smallest maxComputeWorkGroupCount). */
-    uint32_t x = groups > 65535u ? 65535u : (uint32_t)groups;
-    uint32_t y = x ? (uint32_t)((groups + x - 1) / x) : 0u;
-    pc->groups_x = x;
     vk->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipelines[pass]);
     vk->vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, b->count, writes);
     vk->vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *pc, pc);
-    if (x && y) vk->vkCmdDispatch(cmd, x, y, 1);
+}
+
+void fenns__dispatch_indirect(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
+                              fenns_push *pc, VkBuffer args, VkDeviceSize args_offset) {
+    bind_and_push(cmd, p, pass, b, pc);
+    p->ctx->vk.vkCmdDispatchIndirect(cmd, args, args_offset);
+}
+
+void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
+                     fenns_push *pc, uint64_t groups) {
+    /* Rows of at most 65535 workgroups (the smallest maxComputeWorkGroupCount). */
+    uint32_t x = groups > 65535u ? 65535u : (uint32_t)groups;
+    uint32_t y = x ? (uint32_t)((groups + x - 1) / x) : 0u;
+    bind_and_push(cmd, p, pass, b, pc);
+    if (x && y) p->ctx->vk.vkCmdDispatch(cmd, x, y, 1);
 }
 
 void fenns__barrier(VkCommandBuffer cmd, fenns_pipeline p) {
     /* Transfer is on both sides: builds and searches clear their own
      * scratch with vkCmdFillBuffer after earlier passes wrote it. */
+    /* ... and the search reads its workgroup counts from the scratch. */
     VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                                VK_ACCESS_TRANSFER_WRITE_BIT};
-    VkPipelineStageFlags stages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-    p->ctx->vk.vkCmdPipelineBarrier(cmd, stages, stages, 0, 1, &barrier, 0, NULL, 0, NULL);
+                                                VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT};
+    VkPipelineStageFlags src = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+    VkPipelineStageFlags dst = src | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
+    p->ctx->vk.vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &barrier, 0, NULL, 0, NULL);
 }

@@ -35,9 +35,9 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity
                 : mode == FENNS_MODE_CSR ? (uint32_t)(o->indices.range / 4u > UINT32_MAX ? UINT32_MAX : o->indices.range / 4u)
                 : 0u;
-    /* At most one partial chunk per cell beyond n / workgroup full ones. */
-    uint64_t groups = f->n ? (f->n + p->plan.workgroup_size - 1) / p->plan.workgroup_size + p->plan.cell_keys : 0;
-    fenns__dispatch(cmd, p, FENNS_PASS_search, &b, &pc, groups);
+    /* One workgroup per work item, as the build's last pass counted them. */
+    fenns__dispatch_indirect(cmd, p, FENNS_PASS_search, &b, &pc, f->scratch.buffer,
+                             f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
 }
 
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
