@@ -40,8 +40,19 @@ void main() {
                         max(max(abs(dmin.z), abs(dmax.z)), max(extent.x, max(extent.y, extent.z))));
     float margin = r * (1.0 + 1.0 / 1024.0) + largest * (1.0 / 1048576.0);
 
-    // Smallest cell edge >= margin whose grid fits the planned capacity.
+    // Cell edge: at least the margin; with pc.mode > 0 (fenns) also large
+    // enough that an average cell holds about pc.mode particles, so a search
+    // workgroup is full and its local grid is fine enough to cull (cells of
+    // ~r leave a 3^3 local grid whose 27-cell stencil culls nothing); with
+    // pc.mode == 0 (fenns-paper) the paper's rule, the largest grid that fits.
+    // Then grown until the grid fits the planned capacity.
     float h = margin;
+    if (pc.mode > 0u && pc.n > 0u) {
+        vec3 occupied = max(extent, vec3(margin));
+        float by_density = pow(occupied.x * occupied.y * occupied.z * float(pc.mode) / float(pc.n), 1.0 / 3.0);
+        // Sparse sets: no larger than a local grid of fine_max cells of ~r.
+        h = max(h, min(by_density, float(pc.fine_max - 2u) * margin));
+    }
     if (!fits(dims_for(extent, h))) {
         float lo = h, hi = max(max(extent.x, max(extent.y, extent.z)), h) * 2.0;
         for (int it = 0; it < 64; ++it) {

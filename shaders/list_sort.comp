@@ -29,12 +29,27 @@ void sift_down(uint base, uint root, uint len) {
     store_index(base + root, v);
 }
 
+// Short lists (the common case) are sorted in private memory, which stays on
+// chip; long ones by heapsort in place.
+#define PRIVATE_SORT 64u
+
 void main() {
     uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
     if (i >= pc.n) return;
     uint b = offsets[i], e = offsets[i + 1u];
     if (e > pc.capacity) return; // not written: it did not fit
     uint len = e - b;
+    if (len <= PRIVATE_SORT) {
+        uint v[PRIVATE_SORT];
+        for (uint k = 0u; k < len; ++k) {
+            uint x = load_index(b + k);
+            uint j = k;
+            for (; j > 0u && v[j - 1u] > x; --j) v[j] = v[j - 1u];
+            v[j] = x;
+        }
+        for (uint k = 0u; k < len; ++k) store_index(b + k, v[k]);
+        return;
+    }
     for (uint root = len / 2u; root > 0u; --root) sift_down(b, root - 1u, len);
     for (uint end = len; end > 1u; --end) {
         uint top = load_index(b);

@@ -86,6 +86,9 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->cell_capacity = out->cell_keys - 1u;
     out->shared_histogram = 1;
     out->work_base = (3u * out->cell_keys + 1u + 63u) / 64u * 64u;
+    /* fenns sizes cells by density (one workgroup of particles each, see
+     * grid_setup.comp); fenns-paper keeps the paper's largest grid. */
+    out->cell_occupancy = out->method == FENNS_METHOD_FENNS ? out->workgroup_size : 0u;
 
     uint32_t sort_capacity = 4096;
     while (4u * sort_capacity > budget) sort_capacity >>= 1;
@@ -161,7 +164,13 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
         largest = fmaxf(largest, extent[a]);
     }
     float margin = plan->radius * (1.0f + 1.0f / 1024.0f) + largest * (1.0f / 1048576.0f);
-    float h = margin, lo = margin, hi = fmaxf(fmaxf(extent[0], fmaxf(extent[1], extent[2])), margin) * 2.0f;
+    float h = margin;
+    if (plan->cell_occupancy) {
+        float occupied = fmaxf(extent[0], margin) * fmaxf(extent[1], margin) * fmaxf(extent[2], margin);
+        float by_density = cbrtf(occupied * (float)plan->cell_occupancy / (float)plan->max_particles);
+        h = fmaxf(h, fminf(by_density, (float)(plan->fine_max - 2u) * margin));
+    }
+    float lo = h, hi = fmaxf(fmaxf(extent[0], fmaxf(extent[1], extent[2])), h) * 2.0f;
     for (int it = -1; it < 64; ++it) {
         float cand = it < 0 ? h : 0.5f * (lo + hi);
         uint64_t cells = 1;

@@ -61,6 +61,7 @@ void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
     fenns_bindings b = {0};
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
+    pc.mode = p->plan.cell_occupancy;
     fenns__dispatch(cmd, p, FENNS_PASS_grid_setup, &b, &pc, 1);
 }
 
