@@ -81,10 +81,18 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
                                    : search_paper_shared(out->fine_cells);
 
     /* Coarse grid: the paper's "largest grid that fits in shared memory", so
-     * Algorithm 1 can count in a shared histogram. */
-    out->cell_keys = budget / 4u;
+     * Algorithm 1 can count in a shared histogram. fenns lets large sets have
+     * more cells (about two per workgroup of particles, see cell_occupancy),
+     * counted with global atomics once the histogram no longer fits. */
+    uint32_t shared_keys = budget / 4u;
+    uint64_t keys = shared_keys;
+    if (out->method == FENNS_METHOD_FENNS) {
+        uint64_t wanted = 2u * (uint64_t)info->max_particles / out->workgroup_size + 1u;
+        if (wanted > keys) keys = wanted > (UINT64_C(1) << 22) ? (UINT64_C(1) << 22) : wanted;
+    }
+    out->cell_keys = (uint32_t)keys;
     out->cell_capacity = out->cell_keys - 1u;
-    out->shared_histogram = 1;
+    out->shared_histogram = out->cell_keys <= shared_keys;
     out->work_base = (3u * out->cell_keys + 1u + 63u) / 64u * 64u;
     /* fenns sizes cells by density (one workgroup of particles each, see
      * grid_setup.comp); fenns-paper keeps the paper's largest grid. */
@@ -95,7 +103,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->sort_capacity = sort_capacity;
 
     uint32_t shared_max = out->shared_bytes_search;
-    if (4u * out->cell_keys > shared_max) shared_max = 4u * out->cell_keys;
+    if (out->shared_histogram && 4u * out->cell_keys > shared_max) shared_max = 4u * out->cell_keys;
     if (4u * sort_capacity > shared_max) shared_max = 4u * sort_capacity;
     out->shared_bytes_max = shared_max;
 

@@ -69,7 +69,8 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     if (r != FENNS_SUCCESS) return;
     CHECK(p.shared_bytes_max <= l->shared_memory_budget, "%s: shared %u > budget %u", name, p.shared_bytes_max,
           l->shared_memory_budget);
-    CHECK(4u * p.cell_keys <= l->shared_memory_budget, "%s: histogram does not fit", name);
+    CHECK(!p.shared_histogram || 4u * p.cell_keys <= l->shared_memory_budget, "%s: histogram does not fit", name);
+    CHECK(method == FENNS_METHOD_FENNS || p.shared_histogram, "%s: fenns-paper must count in shared memory", name);
     CHECK(p.workgroup_size <= l->max_workgroup_invocations && p.workgroup_size >= 64, "%s: workgroup %u", name,
           p.workgroup_size);
     CHECK(p.fine_max >= 8 && p.fine_max <= FENNS_MAX_FINE_DIM, "%s: fine_max %u", name, p.fine_max);
