@@ -8,6 +8,7 @@
  * Needs a Vulkan device (lavapipe in CI); ctest sets FENNS_VALIDATION=1 and the
  * CLI fails on any validation message. */
 #define _POSIX_C_SOURCE 200809L
+#include "check.h"
 #include "particle_io.h"
 #include "reference.h"
 #include "scenes.h"
@@ -23,19 +24,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int failures;
 static const char *fenns_exe;
 static char tmpdir[2048];
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-            ++failures;                                                    \
-        }                                                                  \
-    } while (0)
 
 /* Paths live in a ring of 128 buffers: plenty for the argument lists below. */
 static const char *path_of(const char *name)

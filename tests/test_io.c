@@ -2,6 +2,7 @@
  * of good and bad files. Usage: test_io TMPDIR (created if missing). Pure host
  * test; run it under AddressSanitizer to catch crashes on hostile input. */
 #define _POSIX_C_SOURCE 200809L
+#include "check.h"
 #include "particle_io.h"
 
 #include <errno.h>
@@ -13,18 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static int failures;
 static char tmpdir[2048];
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-            ++failures;                                                    \
-        }                                                                  \
-    } while (0)
 
 static const char *path_of(const char *name)
 {

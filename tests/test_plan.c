@@ -1,4 +1,5 @@
 /* Planner unit tests: no GPU, only the pure-C plan (src/plan.c). */
+#include "check.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -6,16 +7,6 @@
 #include "plan.h"
 #include "fenns_shared.h"
 
-static int failures;
-#define CHECK(cond, ...)                                                \
-    do {                                                                \
-        if (!(cond)) {                                                  \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);        \
-            fprintf(stderr, __VA_ARGS__);                               \
-            fprintf(stderr, "\n");                                      \
-            ++failures;                                                 \
-        }                                                               \
-    } while (0)
 
 static const fenns_plan_limits lavapipe = {32768, 1024, 65535, 134217728u, 16};
 static const fenns_plan_limits mobile = {16384, 256, 65535, 134217728u, 64};

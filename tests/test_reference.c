@@ -1,6 +1,7 @@
 /* ctest `reference`: the CPU grid reference equals brute force on every scene,
  * the comparison accepts exactly what it should, and the scene generators are
  * deterministic. Pure host test. `test_reference --large` also times 1M points. */
+#include "check.h"
 #include "reference.h"
 #include "scenes.h"
 
@@ -10,17 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-static int failures;
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fprintf(stderr, "\n");                                         \
-            ++failures;                                                    \
-        }                                                                  \
-    } while (0)
 
 static float *alloc_points(uint32_t n)
 {

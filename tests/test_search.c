@@ -7,6 +7,7 @@
  *   test_search --method fenns|fenns-paper [--quick] [--shared-memory BYTES]
  *   test_search --large      one set larger than maxStorageBufferRange
  */
+#include "check.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,17 +19,7 @@
 
 static fenns_test_gpu g_gpu;
 static fenns_method g_method = FENNS_METHOD_FENNS;
-static int g_failures;
 
-#define CHECK(cond, ...)                                                  \
-    do {                                                                  \
-        if (!(cond)) {                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);          \
-            fprintf(stderr, __VA_ARGS__);                                 \
-            fprintf(stderr, "\n");                                        \
-            ++g_failures;                                                 \
-        }                                                                 \
-    } while (0)
 
 typedef struct scene {
     const char *name;
@@ -420,6 +411,6 @@ int main(int argc, char **argv) {
     uint32_t messages = fenns_test_gpu_close(&g_gpu);
     CHECK(messages == 0, "%u validation messages", messages);
     CHECK(errors == 0, "%u library error messages", errors);
-    printf("%s: %d failures\n", g_failures ? "FAILED" : "passed", g_failures);
-    return g_failures ? 1 : 0;
+    printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
+    return failures ? 1 : 0;
 }
