@@ -1,6 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Paper Algorithm 1: count the particles of every coarse cell, in a shared
+// Paper Algorithm 1: count the particles of every cell section, in a shared
 // histogram flushed with one global atomic per non-empty cell (mode 1), or
 // straight into global memory when the grid outgrows shared memory (mode 0).
 #include "header.glsl"
@@ -17,7 +17,7 @@ shared uint s_histogram[HISTOGRAM];
 
 void main() {
     bool shared_histogram = pc.mode == 1u;
-    uint keys = cell_keys();
+    uint keys = section_keys();
     if (shared_histogram) {
         for (uint c = gl_LocalInvocationIndex; c < keys; c += gl_WorkGroupSize.x) s_histogram[c] = 0u;
         barrier();
@@ -26,11 +26,11 @@ void main() {
     for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < pc.n; i += stride) {
         uint key = particle_key(load_position(i));
         if (shared_histogram) atomicAdd(s_histogram[key], 1u);
-        else atomicAdd(CELL_START(key), 1u);
+        else atomicAdd(KEY_START(key), 1u);
     }
     if (shared_histogram) {
         barrier();
         for (uint c = gl_LocalInvocationIndex; c < keys; c += gl_WorkGroupSize.x)
-            if (s_histogram[c] != 0u) atomicAdd(CELL_START(c), s_histogram[c]);
+            if (s_histogram[c] != 0u) atomicAdd(KEY_START(c), s_histogram[c]);
     }
 }

@@ -47,6 +47,8 @@ void main() {
     // pc.mode == 0 (fenns-paper) the paper's rule, the largest grid that fits.
     // Then grown until the grid fits the planned capacity.
     float h = margin;
+    // Zones need cells at least two margins wide (no particle near both faces).
+    if (pc.sections == FENNS_SECTIONS_ZONES) h = 2.0 * margin * (1.0 + 1.0 / 1024.0);
     if (pc.mode > 0u && pc.n > 0u) {
         vec3 occupied = max(extent, vec3(margin));
         float by_density = pow(occupied.x * occupied.y * occupied.z * float(pc.mode) / float(pc.n), 1.0 / 3.0);

@@ -11,7 +11,7 @@
 
 void main() {
     if (gl_LocalInvocationIndex != 0u) return;
-    uint total = WORK_START(cell_keys());
+    uint total = WORK_START(cell_count_with_invalid());
     uint x = min(total, 65535u);
     prm.work_count = total;
     prm.dispatch_x = x;

@@ -12,12 +12,12 @@
 
 void main() {
     uint c = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-    uint keys = cell_keys();
-    if (c < keys) {
-        uint len = CELL_START(c + 1u) - CELL_START(c);
+    uint cell_total = cell_count_with_invalid();
+    if (c < cell_total) {
+        uint len = cell_end(c) - cell_begin(c);
         WORK_START(c) = (len + pc.mode - 1u) / pc.mode; // pc.mode = search workgroup size
-    } else if (c == keys) {
+    } else if (c == cell_total) {
         WORK_START(c) = 0u;
-        prm.invalid_count = CELL_START(keys) - CELL_START(keys - 1u);
+        prm.invalid_count = KEY_START(section_keys()) - KEY_START(section_keys() - 1u);
     }
 }

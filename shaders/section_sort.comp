@@ -1,10 +1,10 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// fenns (deterministic) only: sort every border and inner section of the
-// permutation by original index, so the sorted layout no longer depends on
-// the order the reorder's atomics happened to run in. One workgroup per
-// section; sections up to SORT_CAPACITY are bitonic-sorted in shared memory,
-// longer ones in SORT_CAPACITY runs merged in global memory.
+// fenns (deterministic) only: sort every section of the permutation by
+// original index, so the sorted layout no longer depends on the order the
+// reorder's atomics happened to run in. One workgroup per cell, looping over
+// its sections; sections up to SORT_CAPACITY are bitonic-sorted in shared
+// memory, longer ones in SORT_CAPACITY runs merged in global memory.
 #include "header.glsl"
 layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define USE_CELLS
@@ -15,15 +15,7 @@ layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #include "bindings.glsl"
 #include "bitonic.glsl"
 
-void main() {
-    uint section = linear_workgroup();
-    if (section >= 2u * cell_keys()) return;
-    uint c = section >> 1u;
-    uint begin = (section & 1u) == 0u ? CELL_START(c) : BORDER_CURSOR(c);
-    uint end = (section & 1u) == 0u ? BORDER_CURSOR(c) : CELL_START(c + 1u);
-    uint len = end - begin;
-    if (len < 2u) return;
-
+void sort_section(uint begin, uint len) {
     // Runs of SORT_CAPACITY, each sorted in shared memory.
     for (uint run = 0u; run < len; run += SORT_CAPACITY) {
         uint run_len = min(SORT_CAPACITY, len - run);
@@ -69,4 +61,17 @@ void main() {
     barrier();
     if (!in_perm)
         for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) perm[begin + i] = sort_tmp[begin + i];
+    memoryBarrierBuffer();
+    barrier();
+}
+
+void main() {
+    uint c = linear_workgroup();
+    if (c >= cell_count_with_invalid()) return;
+    uint first = c * pc.sections;
+    uint sections = c == pc.cell_capacity ? 1u : pc.sections;
+    for (uint s = 0u; s < sections; ++s) {
+        uint begin = KEY_START(first + s), end = KEY_START(first + s + 1u);
+        if (end - begin >= 2u) sort_section(begin, end - begin);
+    }
 }

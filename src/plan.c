@@ -17,7 +17,7 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
  * shaders (scan.glsl's subgroup totals are in every scanning shader). */
 #define SCAN_SHARED (4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP))
 static uint32_t search_fenns_shared(uint32_t fine_cells, uint32_t candidates) {
-    return 4u * fine_cells + 16u * candidates + 4u * 27u + 4u * 28u + SCAN_SHARED;
+    return 4u * fine_cells + 16u * candidates + 4u * (2u * 27u * 9u + 1u) + SCAN_SHARED;
 }
 static uint32_t search_paper_shared(uint32_t fine_cells) {
     return 4u * fine_cells + (16u + 12u) * FENNS_MAX_WORKGROUP + SCAN_SHARED;
@@ -81,19 +81,22 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
                                    : search_paper_shared(out->fine_cells);
 
     /* Coarse grid: the paper's "largest grid that fits in shared memory", so
-     * Algorithm 1 can count in a shared histogram. fenns lets large sets have
-     * more cells (about two per workgroup of particles, see cell_occupancy),
-     * counted with global atomics once the histogram no longer fits. */
+     * Algorithm 1 can count in a shared histogram of its 2 sections per cell.
+     * fenns splits cells into 27 zones and gives large sets more cells (about
+     * two per workgroup of particles, see cell_occupancy), counted with global
+     * atomics once the histogram no longer fits. */
     uint32_t shared_keys = budget / 4u;
-    uint64_t keys = shared_keys;
+    out->sections = out->method == FENNS_METHOD_FENNS ? FENNS_SECTIONS_ZONES : FENNS_SECTIONS_PAPER;
+    uint64_t cells = (shared_keys - 1u) / out->sections;
     if (out->method == FENNS_METHOD_FENNS) {
         uint64_t wanted = 2u * (uint64_t)info->max_particles / out->workgroup_size + 1u;
-        if (wanted > keys) keys = wanted > (UINT64_C(1) << 22) ? (UINT64_C(1) << 22) : wanted;
+        uint64_t most = (UINT64_C(1) << 22) / out->sections;
+        if (wanted > cells) cells = wanted > most ? most : wanted;
     }
-    out->cell_keys = (uint32_t)keys;
-    out->cell_capacity = out->cell_keys - 1u;
-    out->shared_histogram = out->cell_keys <= shared_keys;
-    out->work_base = (3u * out->cell_keys + 1u + 63u) / 64u * 64u;
+    out->cell_capacity = (uint32_t)cells;
+    out->section_keys = out->cell_capacity * out->sections + 1u;
+    out->shared_histogram = out->section_keys <= shared_keys;
+    out->work_base = (3u * out->section_keys + 1u + 63u) / 64u * 64u;
     /* fenns sizes cells by density (one workgroup of particles each, see
      * grid_setup.comp); fenns-paper keeps the paper's largest grid. */
     out->cell_occupancy = out->method == FENNS_METHOD_FENNS ? out->workgroup_size : 0u;
@@ -103,7 +106,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->sort_capacity = sort_capacity;
 
     uint32_t shared_max = out->shared_bytes_search;
-    if (out->shared_histogram && 4u * out->cell_keys > shared_max) shared_max = 4u * out->cell_keys;
+    if (out->shared_histogram && 4u * out->section_keys > shared_max) shared_max = 4u * out->section_keys;
     if (4u * sort_capacity > shared_max) shared_max = 4u * sort_capacity;
     out->shared_bytes_max = shared_max;
 
@@ -150,10 +153,10 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     out->r.size = (bytes);                \
     at = align_up(at + out->r.size, align);
     FENNS_REGION_(params, sizeof(fenns_gpu_params))
-    FENNS_REGION_(cells, 4u * ((uint64_t)plan->work_base + plan->cell_keys + 1u))
+    FENNS_REGION_(cells, 4u * ((uint64_t)plan->work_base + plan->cell_capacity + 2u))
     FENNS_REGION_(perm, 4u * (n ? n : 1u))
     FENNS_REGION_(sort_tmp, plan->method == FENNS_METHOD_FENNS ? 4u * (n ? n : 1u) : 0u)
-    uint64_t largest_scan = n + 1 > plan->cell_keys + 1u ? n + 1 : plan->cell_keys + 1u;
+    uint64_t largest_scan = n + 1 > plan->section_keys + 1u ? n + 1 : plan->section_keys + 1u;
     FENNS_REGION_(scan_sums, fenns_plan_scan_sums_bytes(plan, largest_scan))
     FENNS_REGION_(sorted, 16u * (n ? n : 1u))
 #undef FENNS_REGION_
@@ -173,6 +176,7 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
     }
     float margin = plan->radius * (1.0f + 1.0f / 1024.0f) + largest * (1.0f / 1048576.0f);
     float h = margin;
+    if (plan->sections == FENNS_SECTIONS_ZONES) h = 2.0f * margin * (1.0f + 1.0f / 1024.0f);
     if (plan->cell_occupancy) {
         float occupied = fmaxf(extent[0], margin) * fmaxf(extent[1], margin) * fmaxf(extent[2], margin);
         float by_density = cbrtf(occupied * (float)plan->cell_occupancy / (float)plan->max_particles);

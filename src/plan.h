@@ -30,9 +30,10 @@ typedef struct fenns_plan {
     uint32_t max_particles;
 
     uint32_t workgroup_size;      /* every pass */
-    uint32_t cell_capacity;       /* coarse cells a grid may use; key cell_capacity = invalid particles */
-    uint32_t cell_keys;           /* cell_capacity + 1 */
-    uint32_t shared_histogram;    /* coarse counting in shared memory (needs 4*cell_keys bytes) */
+    uint32_t cell_capacity;       /* coarse cells a grid may use */
+    uint32_t sections;            /* per cell: FENNS_SECTIONS_PAPER (2) or FENNS_SECTIONS_ZONES (27) */
+    uint32_t section_keys;        /* cell_capacity * sections + 1 (the last: invalid particles) */
+    uint32_t shared_histogram;    /* counting in shared memory (needs 4*section_keys bytes) */
     uint32_t coarse_dims[3];      /* for the caller's box (the GPU recomputes it the same way) */
     uint32_t fine_max;            /* per-axis cap of the local grid */
     uint32_t fine_cells;          /* fine_max^3 + 1: shared array of the search */
@@ -51,7 +52,7 @@ typedef struct fenns_plan {
 /* Scratch layout for n particles. */
 typedef struct fenns_scratch_plan {
     fenns_region params;      /* fenns_gpu_params */
-    fenns_region cells;       /* work_base + cell_keys + 1 u32 */
+    fenns_region cells;       /* work_base + cell_capacity + 2 u32 */
     fenns_region perm;        /* n u32 */
     fenns_region sort_tmp;    /* n u32 (fenns only, size 0 otherwise) */
     fenns_region scan_sums;   /* block sums of the largest scan */

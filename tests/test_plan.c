@@ -60,7 +60,9 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     if (r != FENNS_SUCCESS) return;
     CHECK(p.shared_bytes_max <= l->shared_memory_budget, "%s: shared %u > budget %u", name, p.shared_bytes_max,
           l->shared_memory_budget);
-    CHECK(!p.shared_histogram || 4u * p.cell_keys <= l->shared_memory_budget, "%s: histogram does not fit", name);
+    CHECK(!p.shared_histogram || 4u * p.section_keys <= l->shared_memory_budget, "%s: histogram does not fit", name);
+    CHECK(p.section_keys == p.cell_capacity * p.sections + 1u, "%s: section keys", name);
+    CHECK(p.sections == (method == FENNS_METHOD_FENNS ? FENNS_SECTIONS_ZONES : FENNS_SECTIONS_PAPER), "%s: sections", name);
     CHECK(method == FENNS_METHOD_FENNS || p.shared_histogram, "%s: fenns-paper must count in shared memory", name);
     CHECK(p.workgroup_size <= l->max_workgroup_invocations && p.workgroup_size >= 64, "%s: workgroup %u", name,
           p.workgroup_size);
@@ -72,7 +74,7 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     CHECK((16ull << p.chunk_shift16) <= l->max_storage_buffer_range && (4ull << p.chunk_shift4) <= l->max_storage_buffer_range,
           "%s: chunks exceed maxStorageBufferRange", name);
     CHECK((32ull << p.chunk_shift16) > l->max_storage_buffer_range, "%s: chunks not the largest power of two", name);
-    CHECK(p.work_base >= 3u * p.cell_keys + 1u && p.work_base % 64u == 0, "%s: work table placement", name);
+    CHECK(p.work_base >= 3u * p.section_keys + 1u && p.work_base % 64u == 0, "%s: work table placement", name);
     printf("  %-8s %-11s wg %u fine %u cells %u sort %u shared %u\n", name, fenns_method_name(method),
            p.workgroup_size, p.fine_max, p.cell_capacity, p.sort_capacity, p.shared_bytes_max);
 }
@@ -110,7 +112,7 @@ static void check_scratch(void) {
         CHECK(end <= s.size, "regions run past the scratch size");
         uint64_t n = ns[k] ? ns[k] : 1;
         CHECK(s.sorted.size == 16u * n && s.perm.size == 4u * n && s.sort_tmp.size == 4u * n, "n-sized regions");
-        CHECK(s.cells.size == 4u * ((uint64_t)p.work_base + p.cell_keys + 1u), "cell tables");
+        CHECK(s.cells.size == 4u * ((uint64_t)p.work_base + p.cell_capacity + 2u), "cell tables");
         CHECK(s.params.size == sizeof(fenns_gpu_params), "params");
     }
     CHECK(fenns_plan_scan_sums_bytes(&p, 1000) == 256, "one block needs no sums level");

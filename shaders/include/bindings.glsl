@@ -55,12 +55,19 @@ layout(std430, binding = FENNS_BINDING_PARAMS) PARAMS_ACCESS buffer Params { fen
 #endif
 #ifdef USE_CELLS
 layout(std430, binding = FENNS_BINDING_CELLS) CELLS_ACCESS buffer Cells { uint cells[]; };
-// Cell tables, K = pc.cell_capacity + 1 keys (the last holds invalid particles).
-uint cell_keys() { return pc.cell_capacity + 1u; }
-#define CELL_START(c) cells[(c)]
-#define BORDER_CURSOR(c) cells[cell_keys() + 1u + (c)]
-#define INNER_CURSOR(c) cells[2u * cell_keys() + 1u + (c)]
+// Cell tables. A key is a section of a cell, cell * pc.sections + section;
+// one extra key after all cells' holds the invalid particles, and the extra
+// "cell" pc.cell_capacity stands for them in per-cell tables.
+uint section_keys() { return pc.cell_capacity * pc.sections + 1u; }
+uint cell_count_with_invalid() { return pc.cell_capacity + 1u; }
+#define KEY_START(k) cells[(k)]
+#define LEFT_CURSOR(k) cells[section_keys() + 1u + (k)]
+#define RIGHT_CURSOR(k) cells[2u * section_keys() + 1u + (k)]
 #define WORK_START(c) cells[pc.work_base + (c)]
+uint cell_begin(uint c) { return KEY_START(c * pc.sections); }
+uint cell_end(uint c) {
+    return c == pc.cell_capacity ? KEY_START(section_keys()) : KEY_START((c + 1u) * pc.sections);
+}
 #endif
 #ifdef USE_PERM
 layout(std430, binding = FENNS_BINDING_PERM) PERM_ACCESS buffer Perm { uint perm[]; };

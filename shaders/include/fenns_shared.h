@@ -26,7 +26,7 @@
 #define FENNS_BINDING_POSITIONS 0 /* vec4 input, chunked 0..3 */
 #define FENNS_BINDING_SORTED 4    /* uvec4 sorted particles: xyz bits, w = original index; 4..7 */
 #define FENNS_BINDING_PARAMS 8    /* fenns_gpu_params */
-#define FENNS_BINDING_CELLS 9     /* cell tables: start[K+1] | border cursor[K] | inner cursor[K] | pad | work[K+1] */
+#define FENNS_BINDING_CELLS 9     /* start[K+1] | left cursor[K] | right cursor[K] | pad | work[C+1], K section keys, C cells */
 #define FENNS_BINDING_PERM 10     /* u32 sorted -> original */
 #define FENNS_BINDING_SCAN_IN 11
 #define FENNS_BINDING_SCAN_OUT 12
@@ -44,6 +44,13 @@
 #define FENNS_SEARCH_ITEMS 4    /* candidates per thread in one search batch */
 #define FENNS_MAX_FINE_DIM 32   /* per axis of the local grid */
 #define FENNS_MAX_COARSE_DIM 1024 /* per axis; keeps cell coordinates exact enough in float */
+
+/* Sections of a coarse cell. fenns-paper: the paper's border section then
+ * inner section. fenns: 27 zones, 3 per axis (near the low face, middle,
+ * near the high face; zone = 9*zx + 3*zy + zz), so a neighbouring cell hands
+ * over only the slab that faces the searching cell. */
+#define FENNS_SECTIONS_PAPER 2
+#define FENNS_SECTIONS_ZONES 27
 
 /* Search output modes (push constant `mode`). */
 #define FENNS_MODE_COUNT 0 /* counts only */
@@ -68,7 +75,8 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 fine_max;        /* per-axis cap of the local grid (shared memory plan) */
     FENNS_U32 sort_capacity;   /* section_sort: elements sorted in shared memory at once */
     FENNS_U32 work_base;       /* u32 index of the work table in the cell tables (256-byte aligned) */
-    FENNS_U32 reserved1, reserved2;
+    FENNS_U32 sections;        /* sections per coarse cell: 2 (border, inner) or 27 (zones) */
+    FENNS_U32 reserved2;
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first

@@ -32,11 +32,33 @@ bool is_border(vec3 u, uvec3 c) {
     return any(lessThan(frac, b)) || any(greaterThan(frac, vec3(1.0) - b));
 }
 
-// Key of any particle: its coarse cell, or the last key for invalid ones.
-uint particle_key(vec3 p) {
-    if (!is_valid(p)) return pc.cell_capacity;
-    return coarse_key(coarse_cell(cell_coords(p)));
+// Zone of a particle along each axis: 0 within the margin of the low face
+// (or clamped in from below), 2 within the margin of the high face (or from
+// above), 1 between. Cells are at least two margins wide when zones are in
+// use, so no particle is near both faces.
+uvec3 zone_of(vec3 u, uvec3 c) {
+    vec3 frac = u - vec3(c);
+    vec3 b = vec3(prm.border_x, prm.border_y, prm.border_z);
+    return mix(mix(uvec3(1u), uvec3(2u), greaterThan(frac, vec3(1.0) - b)), uvec3(0u), lessThan(frac, b));
 }
+
+#ifdef USE_CELLS
+// Key of any particle: its cell's section (border/inner or zone), or the
+// last key for invalid ones.
+uint particle_key(vec3 p) {
+    if (!is_valid(p)) return section_keys() - 1u;
+    vec3 u = cell_coords(p);
+    uvec3 c = coarse_cell(u);
+    uint section;
+    if (pc.sections == FENNS_SECTIONS_PAPER) {
+        section = is_border(u, c) ? 0u : 1u;
+    } else {
+        uvec3 z = zone_of(u, c);
+        section = 9u * z.x + 3u * z.y + z.z;
+    }
+    return coarse_key(c) * pc.sections + section;
+}
+#endif
 
 uvec3 cell_of_key(uint key) {
     return uvec3(key % prm.dims_x, (key / prm.dims_x) % prm.dims_y, key / (prm.dims_x * prm.dims_y));

@@ -1,34 +1,56 @@
 // The query-driven loop of search_fenns.comp.
 shared uint s_fine[FINE_CELLS];      // counts, then starts, of the local grid
 shared uvec4 s_candidates[CANDIDATES];
-shared uint s_range_begin[27];       // sorted index of each candidate range
-shared uint s_range_prefix[28];      // candidates before each range
+// Candidate ranges: up to RANGE_SLOTS per neighbour k (0..26, 13 = own cell).
+#define RANGE_SLOTS 9u
+#define RANGES (27u * RANGE_SLOTS)
+shared uint s_range_begin[RANGES];   // sorted index of each candidate range
+shared uint s_range_prefix[RANGES + 1u]; // candidates before each range
 
-// Candidate ranges: the whole own cell (k = 13), border sections otherwise.
+// The whole own cell; from a neighbour only the zones facing this cell: on
+// an axis where the neighbour lies above, its low zone; below, its high
+// zone; level, all three. Zones adjacent in key order merge into one range.
 void gather_ranges(uvec3 center, work_item w) {
     uint k = gl_LocalInvocationIndex;
     if (k < 27u) {
-        uint key, begin = 0u, len = 0u;
-        if (k == 13u) {
-            begin = CELL_START(w.cell);
-            len = w.query_end - begin;
-        } else if (neighbour_cell(center, k, key)) {
-            begin = CELL_START(key);
-            len = BORDER_CURSOR(key) - begin; // the border section
+        uint first = k * RANGE_SLOTS, used = 0u;
+        for (uint r = 0u; r < RANGE_SLOTS; ++r) {
+            s_range_begin[first + r] = 0u;
+            s_range_prefix[first + r] = 0u;
         }
-        s_range_begin[k] = begin;
-        s_range_prefix[k + 1u] = len;
+        uint key;
+        if (k == 13u) {
+            s_range_begin[first] = cell_begin(w.cell);
+            s_range_prefix[first] = w.query_end - cell_begin(w.cell);
+        } else if (neighbour_cell(center, k, key)) {
+            ivec3 d = ivec3(int(k % 3u), int((k / 3u) % 3u), int(k / 9u)) - ivec3(1);
+            uvec3 lo = uvec3(mix(mix(ivec3(0), ivec3(2), equal(d, ivec3(-1))), ivec3(0), equal(d, ivec3(1))));
+            uvec3 hi = uvec3(mix(mix(ivec3(2), ivec3(2), equal(d, ivec3(-1))), ivec3(0), equal(d, ivec3(1))));
+            uint base = key * FENNS_SECTIONS_ZONES, last_end_key = 0xFFFFFFFFu;
+            for (uint zx = lo.x; zx <= hi.x; ++zx)
+            for (uint zy = lo.y; zy <= hi.y; ++zy) {
+                uint a = base + 9u * zx + 3u * zy + lo.z, b = base + 9u * zx + 3u * zy + hi.z + 1u;
+                uint len = KEY_START(b) - KEY_START(a);
+                if (used > 0u && last_end_key == a) {
+                    s_range_prefix[first + used - 1u] += len;
+                } else {
+                    s_range_begin[first + used] = KEY_START(a);
+                    s_range_prefix[first + used] = len;
+                    ++used;
+                }
+                last_end_key = b;
+            }
+        }
     }
     barrier();
-    if (k == 0u) {
-        s_range_prefix[0] = 0u;
-        for (uint r = 1u; r < 28u; ++r) s_range_prefix[r] += s_range_prefix[r - 1u];
-    }
+    uint total;
+    SHARED_ARRAY_EXCLUSIVE_SCAN(s_range_prefix, RANGES, total)
+    if (k == 0u) s_range_prefix[RANGES] = total;
     barrier();
 }
 
 uint candidate_sorted_index(uint e) {
-    uint lo = 0u, hi = 27u; // last range starting at or before e
+    uint lo = 0u, hi = RANGES; // last range starting at or before e
     while (hi - lo > 1u) {
         uint mid = (lo + hi) >> 1u;
         if (s_range_prefix[mid] <= e) lo = mid; else hi = mid;
@@ -48,7 +70,7 @@ void search_cell(work_item w, uint q) {
     uint fine_count = prm.fine_x * prm.fine_y * prm.fine_z;
 
     gather_ranges(center, w);
-    uint total = s_range_prefix[27];
+    uint total = s_range_prefix[RANGES];
 
     bool has_query = q < w.query_end;
     vec3 qp = vec3(0.0);

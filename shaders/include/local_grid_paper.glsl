@@ -58,15 +58,15 @@ void search_cell(work_item w, uint q) {
     barrier();
 
     // Lines 21-24: every particle of the own cell.
-    for (uint j = CELL_START(w.cell) + t; j < w.query_end; j += gl_WorkGroupSize.x)
+    for (uint j = cell_begin(w.cell) + t; j < w.query_end; j += gl_WorkGroupSize.x)
         lookup_neighbor_cells(load_sorted(j), origin);
     // Lines 26-35: the border particles of each neighbouring cell, one
     // subgroup per cell (looping when there are fewer than 26 subgroups).
     for (uint k = gl_SubgroupID; k < 27u; k += gl_NumSubgroups) {
         uint key;
         if (k == 13u || !neighbour_cell(center, k, key)) continue;
-        uint end = BORDER_CURSOR(key);
-        for (uint j = CELL_START(key) + gl_SubgroupInvocationID; j < end; j += gl_SubgroupSize)
+        uint end = KEY_START(key * pc.sections + 1u); // the border section
+        for (uint j = cell_begin(key) + gl_SubgroupInvocationID; j < end; j += gl_SubgroupSize)
             lookup_neighbor_cells(load_sorted(j), origin);
     }
     barrier();

@@ -12,16 +12,16 @@ struct work_item {
 // Work items are the scanned WORK_START table; returns false past the end.
 bool find_work(out work_item w) {
     uint id = linear_workgroup();
-    uint keys = cell_keys();
-    if (id >= WORK_START(keys)) return false;
-    uint lo = 0u, hi = keys; // largest cell whose work starts at or before id
+    uint cell_total = cell_count_with_invalid();
+    if (id >= WORK_START(cell_total)) return false;
+    uint lo = 0u, hi = cell_total; // largest cell whose work starts at or before id
     while (hi - lo > 1u) {
         uint mid = (lo + hi) >> 1u;
         if (WORK_START(mid) <= id) lo = mid; else hi = mid;
     }
     w.cell = lo;
-    w.query_begin = CELL_START(lo) + (id - WORK_START(lo)) * gl_WorkGroupSize.x;
-    w.query_end = CELL_START(lo + 1u);
+    w.query_begin = cell_begin(lo) + (id - WORK_START(lo)) * gl_WorkGroupSize.x;
+    w.query_end = cell_end(lo);
     return true;
 }
 

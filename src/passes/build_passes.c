@@ -45,8 +45,8 @@ void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame 
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, 0), key_min, 0u);
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, key_min), key_end - key_min, 0xFFFFFFFFu);
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, key_end), sizeof(fenns_gpu_params) - key_end, 0u);
-    /* Only the counted cell starts need zeros; cursors and work are written. */
-    vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 0), 4u * ((VkDeviceSize)p->plan.cell_keys + 1u), 0u);
+    /* Only the counted section starts need zeros; cursors and work are written. */
+    vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 0), 4u * ((VkDeviceSize)p->plan.section_keys + 1u), 0u);
 }
 
 void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -76,10 +76,10 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
 }
 
 void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    /* Counts of the K keys become starts; start[K] = n. */
+    /* Counts of the K section keys become starts; start[K] = n. */
     VkDeviceSize cells = f->scratch.offset + f->layout.cells.offset;
     fenns__record_scan(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
-                       cells, f->scratch.buffer, cells, p->plan.cell_keys, p->plan.cell_keys + 1u);
+                       cells, f->scratch.buffer, cells, p->plan.section_keys, p->plan.section_keys + 1u);
 }
 
 static uint64_t groups_for(fenns_pipeline p, uint64_t items) {
@@ -90,7 +90,7 @@ void fenns__pass_cell_cursors(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns_bindings b = {0};
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns_push pc = fenns__push_base(p, f->n);
-    fenns__dispatch(cmd, p, FENNS_PASS_cell_cursors, &b, &pc, groups_for(p, p->plan.cell_keys));
+    fenns__dispatch(cmd, p, FENNS_PASS_cell_cursors, &b, &pc, groups_for(p, p->plan.section_keys));
 }
 
 void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int write_sorted) {
@@ -111,7 +111,8 @@ void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
     fenns__bind_region(&b, f, FENNS_BINDING_SORT_TMP, f->layout.sort_tmp);
     fenns_push pc = fenns__push_base(p, f->n);
-    fenns__dispatch(cmd, p, FENNS_PASS_section_sort, &b, &pc, f->n ? 2u * (uint64_t)p->plan.cell_keys : 0);
+    /* One workgroup per cell (and one for the invalid particles). */
+    fenns__dispatch(cmd, p, FENNS_PASS_section_sort, &b, &pc, f->n ? (uint64_t)p->plan.cell_capacity + 1u : 0);
 }
 
 void fenns__pass_gather(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -129,12 +130,13 @@ void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = p->plan.workgroup_size;
-    fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, groups_for(p, p->plan.cell_keys + 1u));
+    fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, groups_for(p, p->plan.cell_capacity + 2u));
     fenns__barrier(cmd, p);
-    /* Work starts: K chunk counts scanned in place, WORK_START[K] = total. */
+    /* Work starts: C+1 chunk counts (the cells and the invalid particles)
+     * scanned in place, WORK_START[C+1] = total. */
     VkDeviceSize work = f->scratch.offset + f->layout.cells.offset + 4u * (VkDeviceSize)p->plan.work_base;
     fenns__record_scan(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
-                       work, f->scratch.buffer, work, p->plan.cell_keys, p->plan.cell_keys + 1u);
+                       work, f->scratch.buffer, work, p->plan.cell_capacity + 1u, p->plan.cell_capacity + 2u);
     fenns__barrier(cmd, p);
     fenns_bindings args = {0};
     fenns__bind_region(&args, f, FENNS_BINDING_PARAMS, f->layout.params);
