@@ -2,9 +2,10 @@
 #extension GL_GOOGLE_include_directive : require
 // fenns (deterministic) only: sort every section of the permutation by
 // original index, so the sorted layout no longer depends on the order the
-// reorder's atomics happened to run in. One workgroup per cell, looping over
-// its sections; sections up to SORT_CAPACITY are bitonic-sorted in shared
-// memory, longer ones in SORT_CAPACITY runs merged in global memory.
+// reorder's atomics happened to run in. One workgroup per cell: a cell of up
+// to SORT_CAPACITY particles is bitonic-sorted in shared memory in one go;
+// a larger one section by section, in SORT_CAPACITY runs merged in global
+// memory.
 #include "header.glsl"
 layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define USE_CELLS
@@ -19,10 +20,11 @@ void sort_section(uint begin, uint len) {
     // Runs of SORT_CAPACITY, each sorted in shared memory.
     for (uint run = 0u; run < len; run += SORT_CAPACITY) {
         uint run_len = min(SORT_CAPACITY, len - run);
-        uint padded = 2u;
-        while (padded < run_len) padded <<= 1u;
-        for (uint i = gl_LocalInvocationIndex; i < padded; i += gl_WorkGroupSize.x)
+        uint padded = next_pow2_at_least_2(run_len);
+        for (uint i = gl_LocalInvocationIndex; i < padded; i += gl_WorkGroupSize.x) {
             s_bitonic[i] = i < run_len ? perm[begin + run + i] : 0xFFFFFFFFu;
+            s_bitonic_section[i] = i < run_len ? 0u : 0xFFFFFFFFu;
+        }
         barrier();
         bitonic_sort_shared(padded);
         for (uint i = gl_LocalInvocationIndex; i < run_len; i += gl_WorkGroupSize.x)
@@ -65,13 +67,37 @@ void sort_section(uint begin, uint len) {
     barrier();
 }
 
+shared uint s_bounds[FENNS_SECTIONS_ZONES + 1];
+
 void main() {
     uint c = linear_workgroup();
     if (c >= cell_count_with_invalid()) return;
     uint first = c * pc.sections;
     uint sections = c == pc.cell_capacity ? 1u : pc.sections;
+    if (gl_LocalInvocationIndex <= sections) s_bounds[gl_LocalInvocationIndex] = KEY_START(first + gl_LocalInvocationIndex);
+    barrier();
+    uint begin = s_bounds[0], len = s_bounds[sections] - begin;
+    if (len < 2u) return;
+    if (len <= SORT_CAPACITY) {
+        // The whole cell in one sort by (section, original index): sections
+        // are contiguous already, so each comes out sorted in place.
+        uint padded = next_pow2_at_least_2(len);
+        for (uint i = gl_LocalInvocationIndex; i < padded; i += gl_WorkGroupSize.x) {
+            uint section = 0xFFFFFFFFu;
+            if (i < len) {
+                section = 0u;
+                while (begin + i >= s_bounds[section + 1u]) ++section;
+            }
+            s_bitonic[i] = i < len ? perm[begin + i] : 0xFFFFFFFFu;
+            s_bitonic_section[i] = section;
+        }
+        barrier();
+        bitonic_sort_shared(padded);
+        for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) perm[begin + i] = s_bitonic[i];
+        return;
+    }
     for (uint s = 0u; s < sections; ++s) {
-        uint begin = KEY_START(first + s), end = KEY_START(first + s + 1u);
-        if (end - begin >= 2u) sort_section(begin, end - begin);
+        uint b = s_bounds[s], e = s_bounds[s + 1u];
+        if (e - b >= 2u) sort_section(b, e - b);
     }
 }

@@ -101,13 +101,14 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
      * grid_setup.comp); fenns-paper keeps the paper's largest grid. */
     out->cell_occupancy = out->method == FENNS_METHOD_FENNS ? out->workgroup_size : 0u;
 
-    uint32_t sort_capacity = 4096;
-    while (4u * sort_capacity > budget) sort_capacity >>= 1;
+    uint32_t sort_capacity = 4096; /* (section, value) pairs: 8 bytes each */
+    while (8u * sort_capacity + 4u * (FENNS_SECTIONS_ZONES + 1u) > budget) sort_capacity >>= 1;
     out->sort_capacity = sort_capacity;
 
     uint32_t shared_max = out->shared_bytes_search;
     if (out->shared_histogram && 4u * out->section_keys > shared_max) shared_max = 4u * out->section_keys;
-    if (4u * sort_capacity > shared_max) shared_max = 4u * sort_capacity;
+    if (8u * sort_capacity + 4u * (FENNS_SECTIONS_ZONES + 1u) > shared_max)
+        shared_max = 8u * sort_capacity + 4u * (FENNS_SECTIONS_ZONES + 1u);
     out->shared_bytes_max = shared_max;
 
     /* Grid-stride passes: enough workgroups to fill a large GPU, few enough
