@@ -1,13 +1,20 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// FENNS_OUTPUT_SORTED_LISTS: sort each written CSR list ascending, one
-// invocation per list.
+// FENNS_OUTPUT_SORTED_LISTS: sort each written CSR list ascending. A
+// workgroup takes pc.count consecutive lists; when their entries fit in
+// shared memory, every entry finds its place by counting the smaller entries
+// of its list (entries of a list are distinct) and is written straight there.
+// Otherwise each list is sorted by one invocation.
 #include "header.glsl"
+layout(constant_id = 1) const uint SORT_CAPACITY = 1024;
 #define USE_OFFSETS
 #define USE_INDICES
 #define INDICES_ACCESS
 #define INDICES_READ
 #include "bindings.glsl"
+
+shared uint s_values[SORT_CAPACITY];
+shared uint s_list_begin[FENNS_MAX_WORKGROUP + 1u]; // relative to the group's first entry
 
 // Heapsort: O(k log k) and no quadratic worst case for long lists (lavapipe
 // also caps a loop at 65535 iterations per invocation).
@@ -29,16 +36,9 @@ void sift_down(uint base, uint root, uint len) {
     store_index(base + root, v);
 }
 
-// Short lists (the common case) are sorted in private memory, which stays on
-// chip; long ones by heapsort in place.
+// Short lists are sorted in private memory, long ones by heapsort in place.
 #define PRIVATE_SORT 64u
-
-void main() {
-    uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-    if (i >= pc.n) return;
-    uint b = offsets[i], e = offsets[i + 1u];
-    if (e > pc.capacity) return; // not written: it did not fit
-    uint len = e - b;
+void sort_one_list(uint b, uint len) {
     if (len <= PRIVATE_SORT) {
         uint v[PRIVATE_SORT];
         for (uint k = 0u; k < len; ++k) {
@@ -56,5 +56,38 @@ void main() {
         store_index(b, load_index(b + end - 1u));
         store_index(b + end - 1u, top);
         sift_down(b, 0u, end - 1u);
+    }
+}
+
+void main() {
+    uint lists = pc.count;
+    uint first = linear_workgroup() * lists;
+    if (first >= pc.n) return;
+    uint count = min(lists, pc.n - first);
+    uint t = gl_LocalInvocationIndex;
+    // Only lists that were written (ending within the capacity) are sorted;
+    // offsets grow, so they are a prefix.
+    uint base = offsets[first];
+    if (t <= count) s_list_begin[t] = min(offsets[first + t], max(pc.capacity, base)) - base;
+    barrier();
+    uint total = s_list_begin[count];
+    if (total > SORT_CAPACITY) {
+        if (t < count) {
+            uint b = s_list_begin[t], e = s_list_begin[t + 1u];
+            if (base + e <= pc.capacity && e > b) sort_one_list(base + b, e - b);
+        }
+        return;
+    }
+    for (uint k = t; k < total; k += gl_WorkGroupSize.x) s_values[k] = load_index(base + k);
+    barrier();
+    for (uint k = t; k < total; k += gl_WorkGroupSize.x) {
+        uint lo = 0u, hi = count; // the list holding entry k
+        while (hi - lo > 1u) {
+            uint mid = (lo + hi) >> 1u;
+            if (s_list_begin[mid] <= k) lo = mid; else hi = mid;
+        }
+        uint b = s_list_begin[lo], e = s_list_begin[lo + 1u], v = s_values[k], place = b;
+        for (uint j = b; j < e; ++j) place += s_values[j] < v ? 1u : 0u;
+        store_index(base + place, v);
     }
 }

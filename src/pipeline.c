@@ -60,7 +60,7 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass) {
     /* constant_id 0: workgroup size; 1 and 2: the pass's shared array sizes. */
     uint32_t values[3] = {p->plan.workgroup_size, 1, 1};
     if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.section_keys : 1;
-    if (pass == FENNS_PASS_section_sort) values[1] = p->plan.sort_capacity;
+    if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort) values[1] = p->plan.sort_capacity;
     if (pass == FENNS_PASS_search) {
         values[1] = p->plan.fine_cells;
         values[2] = p->plan.candidates;

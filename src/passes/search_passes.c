@@ -52,5 +52,10 @@ void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fr
                         p->plan.chunk_shift4, 4);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.capacity = (uint32_t)(o->indices.range / 4u > UINT32_MAX ? UINT32_MAX : o->indices.range / 4u);
-    fenns__dispatch(cmd, p, FENNS_PASS_list_sort, &b, &pc, (f->n + p->plan.workgroup_size - 1) / p->plan.workgroup_size);
+    /* Lists per workgroup: about 64 entries each fill the shared sort. */
+    uint32_t lists = p->plan.sort_capacity / 64u;
+    if (lists > p->plan.workgroup_size) lists = p->plan.workgroup_size;
+    if (lists == 0) lists = 1;
+    pc.count = lists;
+    fenns__dispatch(cmd, p, FENNS_PASS_list_sort, &b, &pc, (f->n + lists - 1) / lists);
 }
