@@ -53,7 +53,7 @@ void main() {
         vec3 occupied = max(extent, vec3(margin));
         float by_density = pow(occupied.x * occupied.y * occupied.z * float(pc.mode) / float(pc.n), 1.0 / 3.0);
         // Sparse sets: no larger than a local grid of fine_max cells of ~r.
-        h = max(h, min(by_density, float(pc.fine_max - 2u) * margin));
+        h = max(h, min(by_density, (float(pc.fine_max) / float(pc.fine_reach) - 2.0) * margin));
     }
     if (!fits(dims_for(extent, h))) {
         float lo = h, hi = max(max(extent.x, max(extent.y, extent.z)), h) * 2.0;
@@ -68,7 +68,9 @@ void main() {
     vec3 inv_cell = vec3(1.0) / cell;
 
     vec3 local_extent = cell + vec3(2.0 * margin);
-    uvec3 fine = uvec3(clamp(floor(local_extent / (margin * (1.0 + 1.0 / 65536.0))), vec3(1.0),
+    // Fine cells at least margin / reach wide (the search looks `reach` cells out).
+    float fine_min = margin / float(pc.fine_reach);
+    uvec3 fine = uvec3(clamp(floor(local_extent / (fine_min * (1.0 + 1.0 / 65536.0))), vec3(1.0),
                              vec3(float(pc.fine_max))));
     vec3 inv_fine = vec3(fine) / local_extent;
 

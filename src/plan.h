@@ -41,6 +41,7 @@ typedef struct fenns_plan {
     uint32_t sort_capacity;       /* section_sort shared elements (power of two) */
     uint32_t work_base;           /* u32 index of the work table in the cell tables */
     uint32_t cell_occupancy;      /* particles an average coarse cell aims at; 0: the paper's rule */
+    uint32_t fine_reach;          /* fine cells searched on each side: 1 (paper, 27 cells) or 2 */
     uint32_t count_groups;        /* workgroups of the grid-stride passes */
     uint32_t chunk_shift16;       /* log2 of vec4 elements per chunk binding */
     uint32_t chunk_shift4;        /* log2 of u32 elements per chunk binding */

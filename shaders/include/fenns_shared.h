@@ -76,7 +76,7 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 sort_capacity;   /* section_sort: elements sorted in shared memory at once */
     FENNS_U32 work_base;       /* u32 index of the work table in the cell tables (256-byte aligned) */
     FENNS_U32 sections;        /* sections per coarse cell: 2 (border, inner) or 27 (zones) */
-    FENNS_U32 reserved2;
+    FENNS_U32 fine_reach;      /* fine cells searched on each side: 1 (paper) or 2 (fine cells of margin/2) */
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first

@@ -123,14 +123,15 @@ void search_cell(work_item w, uint q) {
             if (cell_of[it] != 0xFFFFFFFFu) s_candidates[rank_of[it]] = cand[it];
         barrier();
         if (has_query) {
-            for (int dz = -1; dz <= 1; ++dz)
-            for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-                ivec3 f = qf + ivec3(dx, dy, dz);
-                if (any(lessThan(f, ivec3(0))) || any(greaterThanEqual(f, fdims))) continue;
-                uint key = fine_key(uvec3(f));
-                uint e = s_fine[key + 1u];
-                for (uint j = s_fine[key]; j < e; ++j) {
+            // Fine cells are at least margin / reach wide, so neighbours lie
+            // within `reach` cells; each row of the stencil is one contiguous
+            // run of candidates (x is the fastest key axis).
+            int reach = int(pc.fine_reach);
+            int x0 = max(qf.x - reach, 0), x1 = min(qf.x + reach, fdims.x - 1);
+            for (int fz = max(qf.z - reach, 0); fz <= min(qf.z + reach, fdims.z - 1); ++fz)
+            for (int fy = max(qf.y - reach, 0); fy <= min(qf.y + reach, fdims.y - 1); ++fy) {
+                uint e = s_fine[fine_key(uvec3(x1, fy, fz)) + 1u];
+                for (uint j = s_fine[fine_key(uvec3(x0, fy, fz))]; j < e; ++j) {
                     uvec4 c = s_candidates[j];
                     if (c.w == qi || !within_radius(qp, uintBitsToFloat(c.xyz))) continue;
                     if (count < target.capacity) store_index(target.base + count, c.w);
