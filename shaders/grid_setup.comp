@@ -47,13 +47,17 @@ void main() {
     // pc.mode == 0 (fenns-paper) the paper's rule, the largest grid that fits.
     // Then grown until the grid fits the planned capacity.
     float h = margin;
+    vec3 occupied = max(extent, vec3(margin));
+    float density = float(pc.n) / (occupied.x * occupied.y * occupied.z);
+    // Half-margin fine cells pay off only where a margin^3 holds several
+    // particles; sparser sets keep the paper's full-margin fine cells.
+    uint reach = density * margin * margin * margin >= 4.0 ? pc.fine_reach : 1u;
     // Zones need cells at least two margins wide (no particle near both faces).
     if (pc.sections == FENNS_SECTIONS_ZONES) h = 2.0 * margin * (1.0 + 1.0 / 1024.0);
     if (pc.mode > 0u && pc.n > 0u) {
-        vec3 occupied = max(extent, vec3(margin));
         float by_density = pow(occupied.x * occupied.y * occupied.z * float(pc.mode) / float(pc.n), 1.0 / 3.0);
         // Sparse sets: no larger than a local grid of fine_max cells of ~r.
-        h = max(h, min(by_density, (float(pc.fine_max) / float(pc.fine_reach) - 2.0) * margin));
+        h = max(h, min(by_density, (float(pc.fine_max) / float(reach) - 2.0) * margin));
     }
     if (!fits(dims_for(extent, h))) {
         float lo = h, hi = max(max(extent.x, max(extent.y, extent.z)), h) * 2.0;
@@ -69,12 +73,13 @@ void main() {
 
     vec3 local_extent = cell + vec3(2.0 * margin);
     // Fine cells at least margin / reach wide (the search looks `reach` cells out).
-    float fine_min = margin / float(pc.fine_reach);
+    float fine_min = margin / float(reach);
     uvec3 fine = uvec3(clamp(floor(local_extent / (fine_min * (1.0 + 1.0 / 65536.0))), vec3(1.0),
                              vec3(float(pc.fine_max))));
     vec3 inv_fine = vec3(fine) / local_extent;
 
     prm.particle_count = pc.n;
+    prm.fine_reach = reach;
     prm.dims_x = dims.x; prm.dims_y = dims.y; prm.dims_z = dims.z;
     prm.fine_x = fine.x; prm.fine_y = fine.y; prm.fine_z = fine.z;
     prm.domain_min_x = dmin.x; prm.domain_min_y = dmin.y; prm.domain_min_z = dmin.z;

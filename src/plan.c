@@ -181,10 +181,11 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
     float margin = plan->radius * (1.0f + 1.0f / 1024.0f) + largest * (1.0f / 1048576.0f);
     float h = margin;
     if (plan->sections == FENNS_SECTIONS_ZONES) h = 2.0f * margin * (1.0f + 1.0f / 1024.0f);
+    float occupied_volume = fmaxf(extent[0], margin) * fmaxf(extent[1], margin) * fmaxf(extent[2], margin);
+    uint32_t reach = (float)plan->max_particles / occupied_volume * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;
     if (plan->cell_occupancy) {
-        float occupied = fmaxf(extent[0], margin) * fmaxf(extent[1], margin) * fmaxf(extent[2], margin);
-        float by_density = cbrtf(occupied * (float)plan->cell_occupancy / (float)plan->max_particles);
-        h = fmaxf(h, fminf(by_density, ((float)plan->fine_max / (float)plan->fine_reach - 2.0f) * margin));
+        float by_density = cbrtf(occupied_volume * (float)plan->cell_occupancy / (float)plan->max_particles);
+        h = fmaxf(h, fminf(by_density, ((float)plan->fine_max / (float)reach - 2.0f) * margin));
     }
     float lo = h, hi = fmaxf(fmaxf(extent[0], fmaxf(extent[1], extent[2])), h) * 2.0f;
     for (int it = -1; it < 64; ++it) {

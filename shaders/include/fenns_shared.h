@@ -76,7 +76,7 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 sort_capacity;   /* section_sort: elements sorted in shared memory at once */
     FENNS_U32 work_base;       /* u32 index of the work table in the cell tables (256-byte aligned) */
     FENNS_U32 sections;        /* sections per coarse cell: 2 (border, inner) or 27 (zones) */
-    FENNS_U32 fine_reach;      /* fine cells searched on each side: 1 (paper) or 2 (fine cells of margin/2) */
+    FENNS_U32 fine_reach;      /* most fine cells searched on each side: 1 (paper) or 2 (fine cells of margin/2) */
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first
@@ -103,6 +103,7 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 key_max_x, key_max_y, key_max_z;
     FENNS_U32 work_count;                        /* search workgroups needed */
     FENNS_U32 dispatch_x, dispatch_y, dispatch_z; /* VkDispatchIndirectCommand of the search */
+    FENNS_U32 fine_reach;                        /* fine cells the search looks out (<= pc.fine_reach) */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 #define FENNS_STATUS_WORDS 16 /* the fenns_status prefix of fenns_gpu_params */

@@ -126,7 +126,7 @@ void search_cell(work_item w, uint q) {
             // Fine cells are at least margin / reach wide, so neighbours lie
             // within `reach` cells; each row of the stencil is one contiguous
             // run of candidates (x is the fastest key axis).
-            int reach = int(pc.fine_reach);
+            int reach = int(prm.fine_reach);
             int x0 = max(qf.x - reach, 0), x1 = min(qf.x + reach, fdims.x - 1);
             for (int fz = max(qf.z - reach, 0); fz <= min(qf.z + reach, fdims.z - 1); ++fz)
             for (int fy = max(qf.y - reach, 0); fy <= min(qf.y + reach, fdims.y - 1); ++fy) {
