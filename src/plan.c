@@ -54,16 +54,17 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
 
     /* Workgroup and fine grid: the largest workgroup (<= 256) whose candidate
      * batch still leaves a local grid of at least 8 cells per axis; the fine
-     * grid takes the rest of the budget. */
+     * grid takes the rest of the budget. fenns-paper takes the whole budget,
+     * as the paper does; fenns stops at 24 KiB, so that several search
+     * workgroups share a multiprocessor and hide each other's latency (the
+     * density-sized cells need no larger local grid). */
+    uint32_t search_budget = info->method == FENNS_METHOD_FENNS && budget > 24576u ? 24576u : budget;
     uint32_t wg = FENNS_MAX_WORKGROUP;
     while (wg > limits->max_workgroup_invocations) wg >>= 1;
     for (;;) {
         uint32_t candidates = wg * FENNS_SEARCH_ITEMS;
-        uint32_t fixed = search_fenns_shared(0, candidates);
-        uint32_t fine_entries = fixed < budget ? (budget - fixed) / 4u : 0u;
-        uint32_t paper_fixed = search_paper_shared(0);
-        uint32_t paper_entries = paper_fixed < budget ? (budget - paper_fixed) / 4u : 0u;
-        if (paper_entries < fine_entries) fine_entries = paper_entries;
+        uint32_t fixed = info->method == FENNS_METHOD_FENNS ? search_fenns_shared(0, candidates) : search_paper_shared(0);
+        uint32_t fine_entries = fixed < search_budget ? (search_budget - fixed) / 4u : 0u;
         uint32_t f = 1;
         while ((f + 1) * (f + 1) * (f + 1) + 1 <= fine_entries && f + 1 <= FENNS_MAX_FINE_DIM) ++f;
         if (f >= 8 || wg == 64) {
