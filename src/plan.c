@@ -105,7 +105,9 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
      * fewer candidates per query than the paper's 3^3 of full-margin cells. */
     out->fine_reach = out->method == FENNS_METHOD_FENNS ? 2u : 1u;
 
-    uint32_t sort_capacity = 4096; /* (section, value) pairs: 8 bytes each */
+    /* (section, value) pairs, 8 bytes each; 2048 covers a density-sized cell
+     * many times over while leaving room for several workgroups per SM. */
+    uint32_t sort_capacity = 2048;
     while (8u * sort_capacity + 4u * (FENNS_SECTIONS_ZONES + 1u) > budget) sort_capacity >>= 1;
     out->sort_capacity = sort_capacity;
 
