@@ -91,7 +91,8 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
             fenns__log(context, FENNS_LOG_ERROR, "%u particles exceed the %llu this device can address",
                        info->max_particles, (unsigned long long)plan.max_particles_addressable);
         else
-            fenns__log(context, FENNS_LOG_ERROR, "invalid pipeline create-info: %s", fenns_result_string(result));
+            fenns__log(context, FENNS_LOG_ERROR, "fenns_pipeline_create: %s",
+                       plan.problem ? plan.problem : fenns_result_string(result));
         return result;
     }
     struct fenns_pipeline_T *p = fenns__alloc(context, sizeof *p);

@@ -29,20 +29,29 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
                              fenns_plan *out) {
     if (!limits || !info || !out) return FENNS_ERROR_INVALID_ARGUMENT;
     memset(out, 0, sizeof *out);
-    if (!(isfinite(info->radius) && info->radius > 0.0f)) return FENNS_ERROR_INVALID_ARGUMENT;
-    if (info->max_particles == 0) return FENNS_ERROR_INVALID_ARGUMENT;
+#define FENNS_PLAN_REJECT_(why)                \
+    do {                                        \
+        out->problem = why;                     \
+        return FENNS_ERROR_INVALID_ARGUMENT;    \
+    } while (0)
+    if (!(isfinite(info->radius) && info->radius > 0.0f)) FENNS_PLAN_REJECT_("radius must be finite and > 0");
+    if (info->max_particles == 0) FENNS_PLAN_REJECT_("max_particles is 0");
     if (info->method != FENNS_METHOD_FENNS && info->method != FENNS_METHOD_FENNS_PAPER)
-        return FENNS_ERROR_INVALID_ARGUMENT;
-    if (!finite3(info->domain_min) || !finite3(info->domain_max)) return FENNS_ERROR_INVALID_ARGUMENT;
+        FENNS_PLAN_REJECT_("unknown method");
+    if (!finite3(info->domain_min) || !finite3(info->domain_max)) FENNS_PLAN_REJECT_("domain is not finite");
     int all_zero = 1, ordered = 1;
     for (int a = 0; a < 3; ++a) {
         all_zero &= info->domain_min[a] == 0.0f && info->domain_max[a] == 0.0f;
         ordered &= info->domain_min[a] < info->domain_max[a];
     }
-    if (!all_zero && !ordered) return FENNS_ERROR_INVALID_ARGUMENT;
+    if (!all_zero && !ordered)
+        FENNS_PLAN_REJECT_("domain_min must be below domain_max on every axis (or all six 0 for a GPU-computed box)");
+#undef FENNS_PLAN_REJECT_
     if (limits->max_workgroup_invocations < 64 || limits->shared_memory_budget < 16384 ||
-        limits->max_storage_buffer_range < 65536 || limits->max_workgroup_count_x < 65535)
+        limits->max_storage_buffer_range < 65536 || limits->max_workgroup_count_x < 65535) {
+        out->problem = "the device's compute limits are below what fenns needs";
         return FENNS_ERROR_UNSUPPORTED_DEVICE;
+    }
 
     out->method = info->method;
     out->radius = info->radius;

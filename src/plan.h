@@ -48,6 +48,7 @@ typedef struct fenns_plan {
     uint32_t shared_bytes_search; /* shared memory of the search pipeline */
     uint32_t shared_bytes_max;    /* largest over all pipelines */
     uint64_t max_particles_addressable;
+    const char *problem;          /* why fenns_plan_make refused, or NULL */
 } fenns_plan;
 
 /* Scratch layout for n particles. */

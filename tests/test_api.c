@@ -1,0 +1,229 @@
+/*
+ * API validation: every create-info and record call rejects bad arguments
+ * with a named fenns_result (or, for fenns_cmd_*, one logged error and
+ * nothing recorded), and nothing crashes. Runs with validation on, so a
+ * fenns_cmd_* that recorded something invalid would be caught as well.
+ */
+#include "check.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "gpu_test.h"
+
+static fenns_test_gpu g;
+
+static void check_result_strings(void) {
+    const fenns_result all[] = {
+#define FENNS_TEST_RESULT_(name, value, text) name,
+        FENNS_RESULT_LIST(FENNS_TEST_RESULT_)
+#undef FENNS_TEST_RESULT_
+    };
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; ++i) {
+        const char *s = fenns_result_string(all[i]);
+        CHECK(s && strcmp(s, "unknown fenns_result") != 0, "result %d has no string", (int)all[i]);
+        for (size_t j = 0; j < i; ++j) CHECK(strcmp(s, fenns_result_string(all[j])) != 0, "duplicate string %s", s);
+    }
+    CHECK(strcmp(fenns_result_string((fenns_result)-99), "unknown fenns_result") == 0, "unknown result string");
+    CHECK(fenns_method_name((fenns_method)42) == NULL, "unknown method has a name");
+}
+
+static void check_context_create(void) {
+    g.quiet = 1; /* the refusals below are logged; they are expected */
+    uint32_t errors_before = g.error_messages;
+    fenns_context_create_info good;
+    fenns_headless_context_info(g.headless, &good);
+    fenns_context ctx = (fenns_context)&g; /* must be reset to NULL on failure */
+    CHECK(fenns_context_create(NULL, &ctx) == FENNS_ERROR_INVALID_ARGUMENT && ctx == NULL, "null info");
+    CHECK(fenns_context_create(&good, NULL) == FENNS_ERROR_INVALID_ARGUMENT, "null out");
+    fenns_context_create_info bad = good;
+    bad.instance = VK_NULL_HANDLE;
+    CHECK(fenns_context_create(&bad, &ctx) == FENNS_ERROR_INVALID_ARGUMENT, "null instance");
+    bad = good;
+    bad.physical_device = VK_NULL_HANDLE;
+    CHECK(fenns_context_create(&bad, &ctx) == FENNS_ERROR_INVALID_ARGUMENT, "null physical device");
+    bad = good;
+    bad.device = VK_NULL_HANDLE;
+    CHECK(fenns_context_create(&bad, &ctx) == FENNS_ERROR_INVALID_ARGUMENT, "null device");
+    bad = good;
+    bad.get_instance_proc_addr = NULL;
+    CHECK(fenns_context_create(&bad, &ctx) == FENNS_ERROR_INVALID_ARGUMENT, "null vkGetInstanceProcAddr");
+    bad = good;
+    bad.queue_family_index = 1000;
+    CHECK(fenns_context_create(&bad, &ctx) == FENNS_ERROR_INVALID_ARGUMENT, "queue family 1000");
+    VkAllocationCallbacks half = {0};
+    bad = good;
+    bad.allocation_callbacks = &half;
+    CHECK(fenns_context_create(&bad, &ctx) == FENNS_ERROR_INVALID_ARGUMENT, "callbacks without functions");
+    CHECK(ctx == NULL, "out not reset on failure");
+    fenns_context_destroy(NULL);
+    g.quiet = 0;
+    g.error_messages = errors_before;
+}
+
+static void check_pipeline_create(void) {
+    g.quiet = 1;
+    uint32_t errors_before = g.error_messages;
+    fenns_pipeline p = (fenns_pipeline)&g;
+    fenns_pipeline_create_info ok = {0};
+    ok.radius = 1.0f;
+    ok.max_particles = 100;
+    CHECK(fenns_pipeline_create(NULL, &ok, &p) == FENNS_ERROR_INVALID_ARGUMENT && p == NULL, "null context");
+    CHECK(fenns_pipeline_create(g.context, NULL, &p) == FENNS_ERROR_INVALID_ARGUMENT, "null info");
+    const float radii[] = {0.0f, -1.0f, NAN, INFINITY};
+    for (size_t i = 0; i < 4; ++i) {
+        fenns_pipeline_create_info bad = ok;
+        bad.radius = radii[i];
+        CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_INVALID_ARGUMENT, "radius %g", (double)radii[i]);
+    }
+    fenns_pipeline_create_info bad = ok;
+    bad.max_particles = 0;
+    CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_INVALID_ARGUMENT, "capacity 0");
+    bad = ok;
+    bad.method = (fenns_method)5;
+    CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_INVALID_ARGUMENT, "unknown method");
+    bad = ok;
+    bad.domain_min[0] = 2.0f; /* inverted x, empty y/z */
+    bad.domain_max[0] = 1.0f;
+    CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_INVALID_ARGUMENT, "inverted domain");
+    bad = ok;
+    bad.domain_max[0] = bad.domain_max[1] = bad.domain_max[2] = INFINITY;
+    CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_INVALID_ARGUMENT, "infinite domain");
+    bad = ok;
+    bad.max_particles = 0x7FFFFFFFu;
+    CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_TOO_LARGE, "2^31-1 particles on lavapipe");
+    CHECK(p == NULL, "out not reset on failure");
+    CHECK(g.error_messages - errors_before == 9, "%u errors logged for 9 refused pipelines",
+          g.error_messages - errors_before);
+    fenns_pipeline_destroy(NULL);
+    g.quiet = 0;
+    g.error_messages = errors_before;
+}
+
+/* A bad fenns_cmd_* call logs one error and records nothing: the sentinel in
+ * the counts buffer survives the submission. */
+static void check_record_calls(void) {
+    const uint32_t n = 64;
+    fenns_pipeline_create_info pci = {0};
+    pci.radius = 1.0f;
+    pci.max_particles = n;
+    fenns_pipeline p;
+    if (fenns_pipeline_create(g.context, &pci, &p) != FENNS_SUCCESS) {
+        CHECK(0, "pipeline");
+        return;
+    }
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(p, n, &req);
+    fenns_test_buffer pos, scratch, counts, lists;
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    int ok = fenns_test_buffer_create(&g, 16u * n, usage, FENNS_TEST_HOST_VISIBLE, &pos) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, req.size + 256u, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 4u * n, usage, FENNS_TEST_HOST_VISIBLE, &counts) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 4u * n * 4u, usage, FENNS_TEST_HOST_VISIBLE, &lists) == VK_SUCCESS;
+    CHECK(ok, "buffers");
+    if (ok) {
+        memset(pos.mapped, 0, 16u * n);
+        memset(counts.mapped, 0xAB, 4u * n);
+        fenns_build_info good_build = {n, fenns_test_range(&pos, 0, 16u * n), fenns_test_range(&scratch, 0, req.size)};
+        fenns_search_info good_search = {0};
+        good_search.particle_count = n;
+        good_search.positions = good_build.positions;
+        good_search.scratch = good_build.scratch;
+        good_search.outputs = FENNS_OUTPUT_COUNTS;
+        good_search.counts = fenns_test_range(&counts, 0, 4u * n);
+
+        fenns_build_info builds[6];
+        for (int i = 0; i < 6; ++i) builds[i] = good_build;
+        builds[0].particle_count = n + 1;                 /* above max_particles */
+        builds[1].positions.range = 16u * n - 16u;        /* too small */
+        builds[2].scratch.range = req.size - 4u;          /* too small */
+        builds[3].scratch.offset = 4u;                    /* misaligned */
+        builds[4].positions.buffer = VK_NULL_HANDLE;      /* null */
+        builds[5].scratch.range = VK_WHOLE_SIZE;          /* not accepted */
+        fenns_search_info searches[8];
+        for (int i = 0; i < 8; ++i) searches[i] = good_search;
+        searches[0].outputs = 0;
+        searches[1].outputs = FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED;
+        searches[2].counts.range = 4u * n - 4u;
+        searches[3].outputs = FENNS_OUTPUT_FIXED;         /* capacity 0 */
+        searches[3].indices = fenns_test_range(&lists, 0, VK_WHOLE_SIZE);
+        searches[4].outputs = FENNS_OUTPUT_FIXED;         /* indices too small for n * 8 */
+        searches[4].indices = fenns_test_range(&lists, 0, VK_WHOLE_SIZE);
+        searches[4].fixed_capacity = 8;
+        searches[5].outputs = FENNS_OUTPUT_CSR;           /* offsets missing */
+        searches[5].indices = fenns_test_range(&lists, 0, VK_WHOLE_SIZE);
+        searches[6].outputs = 0x100;                      /* unknown bit */
+        searches[7].counts.offset = 2u;                   /* misaligned */
+        g.quiet = 1;
+        uint32_t errors_before = g.error_messages;
+        VkCommandBuffer cmd;
+        if (fenns_test_begin(&g, &cmd) == VK_SUCCESS) {
+            for (int i = 0; i < 6; ++i) fenns_cmd_build(cmd, p, &builds[i]);
+            for (int i = 0; i < 8; ++i) fenns_cmd_search(cmd, p, &searches[i]);
+            fenns_cmd_build(cmd, p, NULL);
+            fenns_cmd_search(cmd, p, NULL);
+            fenns_cmd_build(VK_NULL_HANDLE, p, &good_build);
+            fenns_cmd_build(cmd, NULL, &good_build); /* no pipeline, no logger: silently nothing */
+            CHECK(fenns_test_submit(&g, cmd) == VK_SUCCESS, "submit");
+        }
+        g.quiet = 0;
+        uint32_t logged = g.error_messages - errors_before;
+        CHECK(logged == 6 + 8 + 3, "%u errors logged for 17 bad calls", logged);
+        g.error_messages = errors_before;
+        const uint32_t *c = counts.mapped;
+        int untouched = 1;
+        for (uint32_t i = 0; i < n; ++i) untouched &= c[i] == 0xABABABABu;
+        CHECK(untouched, "a rejected call wrote the counts");
+    }
+    fenns_test_buffer_destroy(&g, &pos);
+    fenns_test_buffer_destroy(&g, &scratch);
+    fenns_test_buffer_destroy(&g, &counts);
+    fenns_test_buffer_destroy(&g, &lists);
+    fenns_pipeline_destroy(p);
+}
+
+static void check_host_search_arguments(void) {
+    float xyz[6] = {0, 0, 0, 0.5f, 0, 0};
+    fenns_host_search_info info = {0};
+    info.radius = 1.0f;
+    info.positions = xyz;
+    info.particle_count = 2;
+    info.queue = g.queue;
+    fenns_host_csr csr;
+    g.quiet = 1;
+    uint32_t errors_before = g.error_messages;
+    fenns_host_search_info bad = info;
+    bad.queue = VK_NULL_HANDLE;
+    CHECK(fenns_host_search(g.context, &bad, &csr) == FENNS_ERROR_INVALID_ARGUMENT && csr.offsets == NULL, "null queue");
+    bad = info;
+    bad.positions = NULL;
+    CHECK(fenns_host_search(g.context, &bad, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "null positions");
+    bad = info;
+    bad.stride = 8;
+    CHECK(fenns_host_search(g.context, &bad, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "stride 8");
+    bad = info;
+    bad.radius = NAN;
+    CHECK(fenns_host_search(g.context, &bad, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "NaN radius");
+    CHECK(fenns_host_search(NULL, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "null context");
+    g.quiet = 0;
+    g.error_messages = errors_before;
+    /* The context is still usable after all of that. */
+    CHECK(fenns_host_search(g.context, &info, &csr) == FENNS_SUCCESS && csr.total == 2, "good search after bad ones");
+    fenns_host_csr_free(g.context, &csr);
+    fenns_host_csr_free(g.context, NULL);
+}
+
+int main(void) {
+    if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
+    check_result_strings();
+    check_context_create();
+    check_pipeline_create();
+    check_record_calls();
+    check_host_search_arguments();
+    uint32_t errors = g.error_messages;
+    uint32_t messages = fenns_test_gpu_close(&g);
+    CHECK(messages == 0, "%u validation messages", messages);
+    CHECK(errors == 0, "%u unexpected library errors", errors);
+    printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
+    return failures ? 1 : 0;
+}
