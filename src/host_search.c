@@ -190,7 +190,10 @@ static fenns_result run_search(host_run *run, const fenns_host_search_info *info
     VkCommandPoolCreateInfo pool = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                     .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                     .queueFamilyIndex = ctx->queue_family_index};
-    VkResult r = vk->vkCreateCommandPool(ctx->device, &pool, ctx->allocator, &run->pool);
+    /* The one object not given the caller's allocator: commands recorded into
+     * this pool allocate through it, and Mesa's lavapipe (23.x) crashes in
+     * vkCmd* when such an allocation fails instead of failing vkEndCommandBuffer. */
+    VkResult r = vk->vkCreateCommandPool(ctx->device, &pool, NULL, &run->pool);
     if (r == VK_SUCCESS) {
         VkCommandBufferAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                              .commandPool = run->pool, .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
@@ -327,7 +330,7 @@ fenns_result fenns_host_search(fenns_context context, const fenns_host_search_in
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) buffer_destroy(&run, buffers[i]);
     if (run.timestamps) vk->vkDestroyQueryPool(context->device, run.timestamps, context->allocator);
     if (run.fence) vk->vkDestroyFence(context->device, run.fence, context->allocator);
-    if (run.pool) vk->vkDestroyCommandPool(context->device, run.pool, context->allocator);
+    if (run.pool) vk->vkDestroyCommandPool(context->device, run.pool, NULL);
     fenns_pipeline_destroy(run.pipeline);
     if (result != FENNS_SUCCESS) {
         if (result == FENNS_ERROR_DEVICE_LOST || result == FENNS_ERROR_OUT_OF_DEVICE_MEMORY)

@@ -37,6 +37,8 @@ typedef struct fenns_test_gpu {
     /* Counted by the logger (the logger's user data is this struct, so it
      * must not move between open and close). */
     uint32_t validation_messages; /* FENNS_LOG_ERROR messages starting "validation: " */
+    uint32_t driver_oom_messages; /* of those, the driver reporting its own VK_ERROR_OUT_OF_HOST_MEMORY
+                                     (Mesa logs each one through debug utils); not counted above */
     uint32_t error_messages;      /* other FENNS_LOG_ERROR messages (e.g. the library's) */
     uint32_t warning_messages;
     int quiet;                    /* 1: count but do not print (tests of expected errors) */

@@ -1,0 +1,138 @@
+/*
+ * Host allocation failure injected at every allocation that goes through the
+ * caller's VkAllocationCallbacks (fenns' own and the driver's, which fenns
+ * passes on): each failure is reported as FENNS_ERROR_OUT_OF_HOST_MEMORY,
+ * every allocation is returned, and the context stays usable.
+ */
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_test.h"
+
+typedef struct injector {
+    long count;       /* allocations seen */
+    long fail_at;     /* the allocation to refuse; -1: none */
+    int failed;       /* 1 once it refused */
+    long outstanding; /* allocations not yet freed */
+} injector;
+
+typedef struct header {
+    size_t size;
+    void *raw;
+} header;
+
+static void *allocate(void *user, size_t size, size_t alignment, VkSystemAllocationScope scope) {
+    (void)scope;
+    injector *in = user;
+    if (in->count++ == in->fail_at) {
+        in->failed = 1;
+        return NULL;
+    }
+    if (alignment < sizeof(void *)) alignment = sizeof(void *);
+    char *raw = malloc(size + alignment + sizeof(header));
+    if (!raw) return NULL;
+    uintptr_t at = ((uintptr_t)(raw + sizeof(header)) + alignment - 1) / alignment * alignment;
+    header *h = (header *)(void *)((char *)at - sizeof(header));
+    h->size = size;
+    h->raw = raw;
+    in->outstanding++;
+    return (void *)at;
+}
+
+static void release(void *user, void *memory) {
+    if (!memory) return;
+    injector *in = user;
+    header *h = (header *)(void *)((char *)memory - sizeof(header));
+    free(h->raw);
+    in->outstanding--;
+}
+
+static void *reallocate(void *user, void *original, size_t size, size_t alignment, VkSystemAllocationScope scope) {
+    if (!original) return allocate(user, size, alignment, scope);
+    if (size == 0) {
+        release(user, original);
+        return NULL;
+    }
+    void *fresh = allocate(user, size, alignment, scope);
+    if (!fresh) return NULL; /* the original stays valid */
+    header *h = (header *)(void *)((char *)original - sizeof(header));
+    memcpy(fresh, original, h->size < size ? h->size : size);
+    release(user, original);
+    return fresh;
+}
+
+static fenns_test_gpu g;
+
+static fenns_result search_once(fenns_context ctx, const float *xyz, uint32_t n, uint64_t *total) {
+    fenns_host_search_info info = {0};
+    info.radius = 0.3f;
+    info.positions = xyz;
+    info.particle_count = n;
+    info.queue = g.queue;
+    fenns_host_csr csr;
+    fenns_result r = fenns_host_search(ctx, &info, &csr);
+    if (r == FENNS_SUCCESS) *total = csr.total;
+    fenns_host_csr_free(ctx, &csr);
+    return r;
+}
+
+int main(void) {
+    if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
+    enum { N = 500 };
+    static float xyz[3 * N];
+    for (int i = 0; i < 3 * N; ++i) xyz[i] = (float)((i * 7919) % 1000) / 100.0f;
+
+    injector in = {0, -1, 0, 0};
+    VkAllocationCallbacks cb = {&in, allocate, reallocate, release, NULL, NULL};
+    fenns_context_create_info ci;
+    fenns_headless_context_info(g.headless, &ci);
+    ci.allocation_callbacks = &cb;
+
+    /* The result without failures. */
+    fenns_context ctx;
+    uint64_t expected = 0;
+    CHECK(fenns_context_create(&ci, &ctx) == FENNS_SUCCESS, "context");
+    CHECK(search_once(ctx, xyz, N, &expected) == FENNS_SUCCESS && expected > 0, "reference search");
+    fenns_context_destroy(ctx);
+    CHECK(in.outstanding == 0, "%ld allocations outstanding after a clean run", in.outstanding);
+
+    g.quiet = 1; /* the refusals are logged; they are expected */
+    long sites = 0;
+    for (long k = 0;; ++k) {
+        in.count = 0;
+        in.failed = 0;
+        in.fail_at = k;
+        if (getenv("FENNS_TEST_TRACE")) fprintf(stderr, "fail at %ld\n", k);
+        fenns_result r = fenns_context_create(&ci, &ctx);
+        uint64_t total = 0;
+        if (r == FENNS_SUCCESS) {
+            r = search_once(ctx, xyz, N, &total);
+            if (in.failed) {
+                /* The same context still works once memory is back. */
+                in.fail_at = -1;
+                uint64_t again = 0;
+                CHECK(search_once(ctx, xyz, N, &again) == FENNS_SUCCESS && again == expected,
+                      "context unusable after a failure at allocation %ld", k);
+            }
+            fenns_context_destroy(ctx);
+        }
+        CHECK(in.outstanding == 0, "failure at allocation %ld leaks %ld allocations", k, in.outstanding);
+        if (!in.failed) {
+            CHECK(r == FENNS_SUCCESS && total == expected, "no failure injected but the run failed");
+            break;
+        }
+        ++sites;
+        CHECK(r == FENNS_ERROR_OUT_OF_HOST_MEMORY, "failure at allocation %ld gave %s", k, fenns_result_string(r));
+        if (r != FENNS_ERROR_OUT_OF_HOST_MEMORY) break;
+    }
+    g.quiet = 0;
+    g.error_messages = 0;
+    printf("injected a failure at each of %ld allocation sites\n", sites);
+    CHECK(sites > 10, "only %ld allocation sites", sites);
+    uint32_t messages = fenns_test_gpu_close(&g);
+    CHECK(messages == 0, "%u validation messages", messages);
+    printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
+    return failures ? 1 : 0;
+}
