@@ -378,6 +378,30 @@ static void run_scenes(int quick) {
     check_counts_only(&s);
     free(s.xyz);
 
+    /* A radius a billion times smaller than the domain: the grid stays
+     * bounded (the plan never sizes cells below the float resolution). */
+    memset(&s, 0, sizeof s);
+    s.name = "tiny-r-in-1e3-domain";
+    s.n = quick ? 1000 : 5000;
+    s.xyz = alloc_points(s.n);
+    fenns_scene_uniform(s.xyz, s.n, 2000.0f);
+    for (uint32_t i = 0; i < 3 * s.n; ++i) s.xyz[i] -= 1000.0f;
+    for (uint32_t i = 0; i + 1 < s.n; i += 50) memcpy(s.xyz + 3 * (i + 1), s.xyz + 3 * i, 12); /* some duplicates */
+    s.radius = 1e-6f;
+    check_host_search(&s);
+    free(s.xyz);
+
+    /* One outlier far from a dense cluster (cuNSearch issue #10). */
+    memset(&s, 0, sizeof s);
+    s.name = "far-outlier";
+    s.n = quick ? 1500 : 4000;
+    s.xyz = alloc_points(s.n);
+    fenns_scene_uniform(s.xyz, s.n, 10.0f);
+    s.xyz[0] = s.xyz[1] = s.xyz[2] = 1e6f;
+    s.radius = 0.5f;
+    check_host_search(&s);
+    free(s.xyz);
+
     /* Tiny sets. */
     float few[9] = {0.0f, 0.0f, 0.0f, 0.5f, 0.0f, 0.0f, 3.0f, 3.0f, 3.0f};
     for (uint32_t n = 0; n <= 3; ++n) {
