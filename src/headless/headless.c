@@ -155,15 +155,18 @@ static int has_extension(const VkExtensionProperties *list, uint32_t count, cons
     return 0;
 }
 
-/* Instance extensions of the implementation (layer == NULL) or of one layer;
- * *out is malloc'd (NULL when there are none). */
-static VkResult instance_extensions(const char *layer, VkExtensionProperties **out, uint32_t *count)
+/* Extensions of the instance implementation (pd == NULL, layer == NULL), of
+ * one instance layer (pd == NULL), or of a physical device; *out is malloc'd
+ * (NULL when there are none). Repeats the two-call enumeration while the set
+ * grows between the calls. */
+static VkResult list_extensions(VkPhysicalDevice pd, const char *layer, VkExtensionProperties **out, uint32_t *count)
 {
     *out = NULL;
     *count = 0;
     for (;;) {
         uint32_t n = 0;
-        VkResult r = vkEnumerateInstanceExtensionProperties(layer, &n, NULL);
+        VkResult r = pd ? vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL)
+                        : vkEnumerateInstanceExtensionProperties(layer, &n, NULL);
         if (r != VK_SUCCESS)
             return r;
         if (n == 0)
@@ -171,36 +174,8 @@ static VkResult instance_extensions(const char *layer, VkExtensionProperties **o
         VkExtensionProperties *list = malloc(n * sizeof *list);
         if (!list)
             return VK_ERROR_OUT_OF_HOST_MEMORY;
-        r = vkEnumerateInstanceExtensionProperties(layer, &n, list);
-        if (r == VK_INCOMPLETE) { /* the set grew between the calls */
-            free(list);
-            continue;
-        }
-        if (r != VK_SUCCESS) {
-            free(list);
-            return r;
-        }
-        *out = list;
-        *count = n;
-        return VK_SUCCESS;
-    }
-}
-
-static VkResult device_extensions(VkPhysicalDevice pd, VkExtensionProperties **out, uint32_t *count)
-{
-    *out = NULL;
-    *count = 0;
-    for (;;) {
-        uint32_t n = 0;
-        VkResult r = vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
-        if (r != VK_SUCCESS)
-            return r;
-        if (n == 0)
-            return VK_SUCCESS;
-        VkExtensionProperties *list = malloc(n * sizeof *list);
-        if (!list)
-            return VK_ERROR_OUT_OF_HOST_MEMORY;
-        r = vkEnumerateDeviceExtensionProperties(pd, NULL, &n, list);
+        r = pd ? vkEnumerateDeviceExtensionProperties(pd, NULL, &n, list)
+               : vkEnumerateInstanceExtensionProperties(layer, &n, list);
         if (r == VK_INCOMPLETE) {
             free(list);
             continue;
@@ -318,7 +293,7 @@ static fenns_result create_instance(struct fenns_headless_T *h, int validation, 
 
     VkExtensionProperties *global_ext = NULL, *layer_ext = NULL;
     uint32_t global_count = 0, layer_count = 0;
-    VkResult r = instance_extensions(NULL, &global_ext, &global_count);
+    VkResult r = list_extensions(VK_NULL_HANDLE, NULL, &global_ext, &global_count);
     if (r != VK_SUCCESS)
         return vk_failed(log, user_data, "vkEnumerateInstanceExtensionProperties", r);
 
@@ -357,7 +332,7 @@ static fenns_result create_instance(struct fenns_headless_T *h, int validation, 
                    " is not installed (e.g. Debian's vulkan-validationlayers)");
             return FENNS_ERROR_UNSUPPORTED_DEVICE;
         }
-        r = instance_extensions(FENNS_HL_VALIDATION_LAYER, &layer_ext, &layer_count);
+        r = list_extensions(VK_NULL_HANDLE, FENNS_HL_VALIDATION_LAYER, &layer_ext, &layer_count);
         if (r != VK_SUCCESS) {
             free(global_ext);
             return vk_failed(log, user_data, "vkEnumerateInstanceExtensionProperties(validation layer)", r);
@@ -503,7 +478,7 @@ static VkResult evaluate_device(VkPhysicalDevice pd, uint32_t instance_api, devi
 
     VkExtensionProperties *ext = NULL;
     uint32_t ext_count = 0;
-    VkResult r = device_extensions(pd, &ext, &ext_count);
+    VkResult r = list_extensions(pd, NULL, &ext, &ext_count);
     if (r != VK_SUCCESS)
         return r;
     int has_push = has_extension(ext, ext_count, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
