@@ -260,17 +260,22 @@ static void check_fixed(const scene *s, uint32_t capacity) {
 
 static float *alloc_points(uint32_t n) { return malloc(12u * (size_t)n + 12); }
 
+/* A scene of n points (to be generated) named `name`, no caller's box. */
+static void scene_init(scene *s, const char *name, uint32_t n) {
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->n = n;
+    s->xyz = alloc_points(n);
+}
+
 static void run_scenes(int quick) {
     uint32_t base = quick ? 3000 : 20000;
     scene s;
 
     /* Uniform, GPU-computed domain, and the same with the caller's box. */
-    memset(&s, 0, sizeof s);
-    s.n = base;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "uniform", base);
     float side = cbrtf((float)s.n / 0.75f);
     fenns_scene_uniform(s.xyz, s.n, side);
-    s.name = "uniform";
     s.radius = 1.9f;
     check_host_search(&s);
     s.name = "uniform/caller-box";
@@ -288,10 +293,7 @@ static void run_scenes(int quick) {
     free(s.xyz);
 
     /* Lattice: particles on cell faces, neighbours at exactly r. */
-    memset(&s, 0, sizeof s);
-    s.name = "lattice/exact-r";
-    s.n = quick ? 1000 : 8000;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "lattice/exact-r", quick ? 1000 : 8000);
     fenns_scene_lattice(s.xyz, s.n, 1.0f, 1);
     s.radius = 1.0f;
     check_host_search(&s);
@@ -304,10 +306,7 @@ static void run_scenes(int quick) {
     check_host_search(&s);
     free(s.xyz);
 
-    memset(&s, 0, sizeof s);
-    s.name = "clusters";
-    s.n = base;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "clusters", base);
     fenns_scene_clusters(s.xyz, s.n, 60.0f, 2);
     s.radius = 0.6f;
     check_host_search(&s);
@@ -315,38 +314,26 @@ static void run_scenes(int quick) {
     check_counts_only(&s);
     free(s.xyz);
 
-    memset(&s, 0, sizeof s);
-    s.name = "planar";
-    s.n = base;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "planar", base);
     fenns_scene_planar(s.xyz, s.n, 50.0f, -3.0f, 3);
     s.radius = 1.0f;
     check_host_search(&s);
     free(s.xyz);
 
-    memset(&s, 0, sizeof s);
-    s.name = "all-in-one-cell";
-    s.n = quick ? 600 : 2500;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "all-in-one-cell", quick ? 600 : 2500);
     float origin[3] = {-5.0f, 2.0f, 7.0f};
     fenns_scene_all_in_one(s.xyz, s.n, origin, 0.5f, 4);
     s.radius = 1.0f;
     check_host_search(&s);
     free(s.xyz);
 
-    memset(&s, 0, sizeof s);
-    s.name = "duplicates";
-    s.n = quick ? 2000 : 8000;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "duplicates", quick ? 2000 : 8000);
     fenns_scene_duplicates(s.xyz, s.n, 20.0f, s.n / 20u, 5);
     s.radius = 0.7f;
     check_host_search(&s);
     free(s.xyz);
 
-    memset(&s, 0, sizeof s);
-    s.name = "outside-the-domain";
-    s.n = base;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "outside-the-domain", base);
     float bmin[3] = {-10.0f, -10.0f, -10.0f}, bmax[3] = {10.0f, 10.0f, 10.0f};
     fenns_scene_outside(s.xyz, s.n, bmin, bmax, 0.25f, 6);
     s.radius = 1.5f;
@@ -357,19 +344,13 @@ static void run_scenes(int quick) {
     check_fixed(&s, 16);
     free(s.xyz);
 
-    memset(&s, 0, sizeof s);
-    s.name = "far-offset-1e6";
-    s.n = base;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "far-offset-1e6", base);
     fenns_scene_far_offset(s.xyz, s.n, 30.0f, 7);
     s.radius = 1.5f;
     check_host_search(&s);
     free(s.xyz);
 
-    memset(&s, 0, sizeof s);
-    s.name = "nan-inf";
-    s.n = base;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "nan-inf", base);
     fenns_scene_uniform(s.xyz, s.n, 25.0f);
     for (uint32_t i = 0; i < s.n; i += 7) s.xyz[3 * i + (i % 3)] = (i % 2) ? NAN : ((i % 4) ? INFINITY : -INFINITY);
     s.radius = 1.5f;
@@ -380,10 +361,7 @@ static void run_scenes(int quick) {
 
     /* A radius a billion times smaller than the domain: the grid stays
      * bounded (the plan never sizes cells below the float resolution). */
-    memset(&s, 0, sizeof s);
-    s.name = "tiny-r-in-1e3-domain";
-    s.n = quick ? 1000 : 5000;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "tiny-r-in-1e3-domain", quick ? 1000 : 5000);
     fenns_scene_uniform(s.xyz, s.n, 2000.0f);
     for (uint32_t i = 0; i < 3 * s.n; ++i) s.xyz[i] -= 1000.0f;
     for (uint32_t i = 0; i + 1 < s.n; i += 50) memcpy(s.xyz + 3 * (i + 1), s.xyz + 3 * i, 12); /* some duplicates */
@@ -392,10 +370,7 @@ static void run_scenes(int quick) {
     free(s.xyz);
 
     /* One outlier far from a dense cluster (cuNSearch issue #10). */
-    memset(&s, 0, sizeof s);
-    s.name = "far-outlier";
-    s.n = quick ? 1500 : 4000;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "far-outlier", quick ? 1500 : 4000);
     fenns_scene_uniform(s.xyz, s.n, 10.0f);
     s.xyz[0] = s.xyz[1] = s.xyz[2] = 1e6f;
     s.radius = 0.5f;
@@ -428,10 +403,7 @@ static void run_scenes(int quick) {
 static void run_large(void) {
     /* 9M vec4 = 144 MiB: beyond lavapipe's 128 MiB maxStorageBufferRange. */
     scene s;
-    memset(&s, 0, sizeof s);
-    s.name = "uniform-9M";
-    s.n = 9u << 20;
-    s.xyz = alloc_points(s.n);
+    scene_init(&s, "uniform-9M", 9u << 20);
     fenns_scene_uniform(s.xyz, s.n, 420.0f);
     s.radius = 1.0f;
     check_host_search(&s);
