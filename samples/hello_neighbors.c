@@ -139,7 +139,7 @@ int main(void)
     /* 1. A device. An engine skips this and fills fenns_context_create_info
      *    from its own instance and device (VK_KHR_push_descriptor enabled). */
     fenns_headless_create_info headless_info = {0};
-    headless_info.device_index = -1; /* FENNS_DEVICE, else the best GPU, else lavapipe */
+    headless_info.use_device_index = 0; /* FENNS_DEVICE, else the best GPU, else lavapipe */
     CHECK_FENNS(fenns_headless_create(&headless_info, &headless));
     device = fenns_headless_device(headless);
     VkPhysicalDevice physical_device = fenns_headless_physical_device(headless);

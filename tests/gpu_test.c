@@ -90,7 +90,7 @@ fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budge
 
     fenns_headless_create_info hci;
     memset(&hci, 0, sizeof hci);
-    hci.device_index = -1;     /* FENNS_DEVICE, else by type */
+    hci.use_device_index = 0;  /* FENNS_DEVICE, else by type */
     hci.enable_validation = 1; /* always: any message fails the test */
     hci.log = fenns_test_log;
     hci.log_user_data = g;

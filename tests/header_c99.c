@@ -39,7 +39,7 @@ void header_c99_use(VkCommandBuffer cmd, fenns_context context)
     fenns_plan_summary plan;
     fenns_build_info build = {0};
     fenns_search_info search = {0};
-    fenns_headless_create_info headless_info = {-1, 1, header_c99_log, NULL, 0u};
+    fenns_headless_create_info headless_info = {0, -1, 1, header_c99_log, NULL, 0u};
     fenns_headless headless = NULL;
     fenns_context_create_info context_info;
     fenns_log_fn log = header_c99_log;

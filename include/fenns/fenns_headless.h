@@ -3,7 +3,7 @@
  * tests, samples and benchmarks, and fills the same fenns_context_create_info
  * an engine would. Uses volk internally; the core library does not.
  *
- * Device choice (DESIGN.md §4): info.device_index when >= 0, else the
+ * Device choice (DESIGN.md §4): info.device_index when use_device_index is set, else the
  * FENNS_DEVICE environment variable (an index), else the first discrete GPU,
  * else an integrated GPU, else a virtual GPU, else a CPU implementation
  * (lavapipe). Only devices that meet fenns' requirements are candidates.
@@ -32,9 +32,9 @@ extern "C" {
 typedef struct fenns_headless_T *fenns_headless;
 
 typedef struct fenns_headless_create_info {
-    int device_index;        /* -1 (or any negative): choose as above; >= 0: that index
-                                (as fenns_headless_list_devices numbers them). Note that
-                                0 means device 0: set -1 to let fenns choose. */
+    int use_device_index;    /* 0: choose as above; 1: the device at device_index */
+    int device_index;        /* with use_device_index: the index as fenns_headless_list_devices
+                                numbers them (>= 0) */
     int enable_validation;   /* 1: VK_LAYER_KHRONOS_validation with synchronization
                                 validation (VK_EXT_layer_settings "validate_sync" where the
                                 layer has it, else VK_EXT_validation_features) and a
@@ -84,7 +84,7 @@ uint32_t fenns_headless_validation_message_count(fenns_headless headless);
  *   "0: llvmpipe (LLVM 15.0.6, 256 bits) (CPU, Vulkan 1.3.230) usable [default]"
  * i.e. index, name, type, API version, then "usable" or "not usable: <reason>",
  * and "[default]" (or "[FENNS_DEVICE]") on the device fenns_headless_create
- * takes when device_index < 0. Returns the number of devices or a negative
+ * takes when use_device_index is 0. Returns the number of devices or a negative
  * fenns_result; the reason for a failure is written to stderr as one line
  * ("fenns: error: ..."). Creates and destroys its own instance, without
  * validation; needs no created device. */

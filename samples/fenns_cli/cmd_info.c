@@ -180,6 +180,7 @@ int fenns_cli_info(int argc, char **argv)
 
     fenns_headless_create_info hci;
     memset(&hci, 0, sizeof hci);
+    hci.use_device_index = device_index >= 0;
     hci.device_index = device_index;
     hci.log = info_logger;
     hci.log_user_data = &log;

@@ -358,6 +358,7 @@ int fenns_cli_neighbors(int argc, char **argv)
     memset(&logst, 0, sizeof logst);
     logst.echo = validation_env && strcmp(validation_env, "1") == 0;
     memset(&hci, 0, sizeof hci);
+    hci.use_device_index = o.device >= 0;
     hci.device_index = o.device;
     hci.enable_validation = 0; /* the helper also reads FENNS_VALIDATION */
     hci.log = cli_log;

@@ -752,7 +752,11 @@ fenns_result fenns_headless_create(const fenns_headless_create_info *info, fenns
     fenns_log_fn log = info->log ? info->log : default_log;
     void *user_data = info->log_user_data;
 
-    int requested = info->device_index;
+    if (info->use_device_index && info->device_index < 0) {
+        hl_log(log, user_data, FENNS_LOG_ERROR, "device_index %d is negative", info->device_index);
+        return FENNS_ERROR_INVALID_ARGUMENT;
+    }
+    int requested = info->use_device_index ? info->device_index : -1;
     if (requested < 0) {
         requested = env_device_index(log, user_data);
         if (requested == -2)
