@@ -135,9 +135,11 @@ void fenns_context_get_limits(fenns_context context, fenns_device_limits *out_li
 /* ------------------------------------------------------------------------ */
 
 typedef enum fenns_method {
-    /* Default. Query-driven search over the fine local grid; the sorted order
-     * inside each coarse cell section is by original index, so every output
-     * (permutation, list order, user sums) is bit-identical run to run. */
+    /* Default. Query-driven search over the fine local grid; coarse cells
+     * sized by density and split into 27 zones, so a neighbouring cell hands
+     * over only the slab facing the searching cell. The sorted order inside
+     * each zone is by original index, so every output (permutation, list
+     * order) is bit-identical run to run. */
     FENNS_METHOD_FENNS = 0,
     /* The published loop (paper Algorithms 1-4): candidate-driven, lists are
      * filled with atomics, so list order and the permutation vary between runs;
@@ -204,8 +206,9 @@ void fenns_pipeline_get_scratch_requirements(fenns_pipeline pipeline, uint32_t p
 
 /* Where in the scratch the build leaves the permutation (u32 per particle,
  * sorted position -> original index; valid particles first, ordered by coarse
- * cell, border section before inner, then the invalid ones) and the status
- * (a fenns_status). Offsets are relative to the scratch range's offset. */
+ * cell and section within the cell -- fenns-paper: border then inner;
+ * fenns: 27 zones, each by original index -- then the invalid ones) and the
+ * status (a fenns_status). Offsets are relative to the scratch range's offset. */
 typedef struct fenns_scratch_layout {
     VkDeviceSize permutation_offset;
     VkDeviceSize status_offset;
@@ -256,7 +259,8 @@ typedef enum fenns_output_flag_bits {
     FENNS_OUTPUT_COUNTS = 0x1, /* counts[i] = number of neighbours of particle i */
     FENNS_OUTPUT_CSR = 0x2,    /* offsets (n+1) and indices; implies COUNTS */
     FENNS_OUTPUT_FIXED = 0x4,  /* indices[i*capacity + k], k < min(count, capacity); implies COUNTS */
-    FENNS_OUTPUT_SORTED_LISTS = 0x8, /* each list ascending by original index */
+    FENNS_OUTPUT_SORTED_LISTS = 0x8, /* with CSR: each list ascending by original index
+                                        (an extra pass; FIXED lists keep search order) */
     FENNS_OUTPUT_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } fenns_output_flag_bits;
 typedef uint32_t fenns_output_flags;
