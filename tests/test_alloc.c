@@ -104,7 +104,7 @@ int main(void) {
         in.count = 0;
         in.failed = 0;
         in.fail_at = k;
-        if (getenv("FENNS_TEST_TRACE")) fprintf(stderr, "fail at %ld\n", k);
+        if (getenv("FENNS_TEST_TRACE")) fprintf(stderr, "fail at %ld\n", k); /* to find a crashing site */
         fenns_result r = fenns_context_create(&ci, &ctx);
         uint64_t total = 0;
         if (r == FENNS_SUCCESS) {
