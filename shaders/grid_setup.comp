@@ -31,14 +31,14 @@ void main() {
         dmin = vec3(key_value(prm.key_min_x), key_value(prm.key_min_y), key_value(prm.key_min_z));
         dmax = vec3(key_value(prm.key_max_x), key_value(prm.key_max_y), key_value(prm.key_max_z));
     }
-    vec3 extent = max(dmax - dmin, vec3(0.0));
+    vec3 extent = min(max(dmax - dmin, vec3(0.0)), vec3(FENNS_MAX_EXTENT)); // inf for a +-3e38 box
     float r = pc.radius;
     // Allowance for float rounding of coordinates relative to the grid: a
     // relative part for r and a few ulps of the largest coordinate and cell
     // coordinate in play. A larger margin only adds border particles.
     float largest = max(max(max(abs(dmin.x), abs(dmax.x)), max(abs(dmin.y), abs(dmax.y))),
                         max(max(abs(dmin.z), abs(dmax.z)), max(extent.x, max(extent.y, extent.z))));
-    float margin = r * (1.0 + 1.0 / 1024.0) + largest * (1.0 / 1048576.0);
+    float margin = min(r * (1.0 + 1.0 / 1024.0) + largest * (1.0 / 1048576.0), FENNS_MAX_EXTENT);
 
     // Cell edge: at least the margin; with pc.mode > 0 (fenns) also large
     // enough that an average cell holds about pc.mode particles, so a search
@@ -60,7 +60,7 @@ void main() {
         h = max(h, min(by_density, (float(pc.fine_max) / float(reach) - 2.0) * margin));
     }
     if (!fits(dims_for(extent, h))) {
-        float lo = h, hi = max(max(extent.x, max(extent.y, extent.z)), h) * 2.0;
+        float lo = h, hi = min(max(max(extent.x, max(extent.y, extent.z)), h) * 2.0, 2.0 * FENNS_MAX_EXTENT);
         for (int it = 0; it < 64; ++it) {
             float mid = 0.5 * (lo + hi);
             if (fits(dims_for(extent, mid))) hi = mid; else lo = mid;

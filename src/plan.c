@@ -39,13 +39,15 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     if (info->method != FENNS_METHOD_FENNS && info->method != FENNS_METHOD_FENNS_PAPER)
         FENNS_PLAN_REJECT_("unknown method");
     if (!finite3(info->domain_min) || !finite3(info->domain_max)) FENNS_PLAN_REJECT_("domain is not finite");
-    int all_zero = 1, ordered = 1;
+    int all_zero = 1, ordered = 1, representable = 1;
     for (int a = 0; a < 3; ++a) {
         all_zero &= info->domain_min[a] == 0.0f && info->domain_max[a] == 0.0f;
         ordered &= info->domain_min[a] < info->domain_max[a];
+        representable &= isfinite(info->domain_max[a] - info->domain_min[a]);
     }
     if (!all_zero && !ordered)
         FENNS_PLAN_REJECT_("domain_min must be below domain_max on every axis (or all six 0 for a GPU-computed box)");
+    if (!representable) FENNS_PLAN_REJECT_("the domain's extent overflows float");
 #undef FENNS_PLAN_REJECT_
     if (limits->max_workgroup_invocations < 64 || limits->shared_memory_budget < 16384 ||
         limits->max_storage_buffer_range < 65536 || limits->max_workgroup_count_x < 65535) {
@@ -186,11 +188,11 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
      * own result is reported in fenns_status. */
     float extent[3], largest = 0.0f;
     for (int a = 0; a < 3; ++a) {
-        extent[a] = fmaxf(domain_max[a] - domain_min[a], 0.0f);
+        extent[a] = fminf(fmaxf(domain_max[a] - domain_min[a], 0.0f), FENNS_MAX_EXTENT);
         largest = fmaxf(largest, fmaxf(fabsf(domain_min[a]), fabsf(domain_max[a])));
         largest = fmaxf(largest, extent[a]);
     }
-    float margin = plan->radius * (1.0f + 1.0f / 1024.0f) + largest * (1.0f / 1048576.0f);
+    float margin = fminf(plan->radius * (1.0f + 1.0f / 1024.0f) + largest * (1.0f / 1048576.0f), FENNS_MAX_EXTENT);
     float h = margin;
     if (plan->sections == FENNS_SECTIONS_ZONES) h = 2.0f * margin * (1.0f + 1.0f / 1024.0f);
     float occupied_volume = fmaxf(extent[0], margin) * fmaxf(extent[1], margin) * fmaxf(extent[2], margin);
@@ -199,7 +201,7 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
         float by_density = cbrtf(occupied_volume * (float)plan->cell_occupancy / (float)plan->max_particles);
         h = fmaxf(h, fminf(by_density, ((float)plan->fine_max / (float)reach - 2.0f) * margin));
     }
-    float lo = h, hi = fmaxf(fmaxf(extent[0], fmaxf(extent[1], extent[2])), h) * 2.0f;
+    float lo = h, hi = fminf(fmaxf(fmaxf(extent[0], fmaxf(extent[1], extent[2])), h) * 2.0f, 2.0f * FENNS_MAX_EXTENT);
     for (int it = -1; it < 64; ++it) {
         float cand = it < 0 ? h : 0.5f * (lo + hi);
         uint64_t cells = 1;

@@ -377,6 +377,18 @@ static void run_scenes(int quick) {
     check_host_search(&s);
     free(s.xyz);
 
+    /* Coordinates near the float limit: max - min of the GPU-computed box
+     * overflows to inf, distances between the far points too. */
+    scene_init(&s, "coordinates-near-FLT_MAX", quick ? 500 : 2000);
+    fenns_scene_uniform(s.xyz, s.n, 8.0f);
+    s.xyz[0] = -3.0e38f;
+    s.xyz[3] = 3.0e38f;
+    s.xyz[7] = -3.0e38f;
+    s.xyz[11] = 3.0e38f;
+    s.radius = 1.0f;
+    check_host_search(&s);
+    free(s.xyz);
+
     /* Tiny sets. */
     float few[9] = {0.0f, 0.0f, 0.0f, 0.5f, 0.0f, 0.0f, 3.0f, 3.0f, 3.0f};
     for (uint32_t n = 0; n <= 3; ++n) {

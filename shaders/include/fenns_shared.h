@@ -44,6 +44,9 @@
 #define FENNS_SEARCH_ITEMS 4    /* candidates per thread in one search batch */
 #define FENNS_MAX_FINE_DIM 32   /* per axis of the local grid */
 #define FENNS_MAX_COARSE_DIM 1024 /* per axis; keeps cell coordinates exact enough in float */
+#define FENNS_MAX_EXTENT 1.0e37f  /* box extents and the margin are clamped to this, so that
+                                     max - min overflowing float (a +-3e38 box) or a huge
+                                     radius keeps every grid quantity finite and normal */
 
 /* Sections of a coarse cell. fenns-paper: the paper's border section then
  * inner section. fenns: 27 zones, 3 per axis (near the low face, middle,
