@@ -37,8 +37,8 @@ static uint32_t count_invalid(const float *xyz, uint32_t n) {
     return c;
 }
 
-/* Host convenience search (lists ascending) against the reference. */
-static void check_host_search(const scene *s) {
+/* The host convenience search of a scene. */
+static fenns_host_search_info host_info_for(const scene *s) {
     fenns_host_search_info info = {0};
     info.method = g_method;
     info.radius = s->radius;
@@ -49,6 +49,12 @@ static void check_host_search(const scene *s) {
         memcpy(info.domain_min, s->domain_min, sizeof info.domain_min);
         memcpy(info.domain_max, s->domain_max, sizeof info.domain_max);
     }
+    return info;
+}
+
+/* Host convenience search (lists ascending) against the reference. */
+static void check_host_search(const scene *s) {
+    fenns_host_search_info info = host_info_for(s);
     fenns_host_csr csr;
     fenns_result r = fenns_host_search(g_gpu.context, &info, &csr);
     CHECK(r == FENNS_SUCCESS, "%s: fenns_host_search: %s", s->name, fenns_result_string(r));
@@ -80,12 +86,7 @@ static void check_host_search(const scene *s) {
 
 /* Counts only (FENNS_OUTPUT_COUNTS, no lists) against the reference. */
 static void check_counts_only(const scene *s) {
-    fenns_host_search_info info = {0};
-    info.method = g_method;
-    info.radius = s->radius;
-    info.positions = s->xyz;
-    info.particle_count = s->n;
-    info.queue = g_gpu.queue;
+    fenns_host_search_info info = host_info_for(s);
     info.counts_only = 1;
     fenns_host_csr csr;
     fenns_result r = fenns_host_search(g_gpu.context, &info, &csr);
