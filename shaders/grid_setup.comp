@@ -87,10 +87,6 @@ void main() {
     prm.cell_x = cell.x; prm.cell_y = cell.y; prm.cell_z = cell.z;
     prm.inv_cell_x = inv_cell.x; prm.inv_cell_y = inv_cell.y; prm.inv_cell_z = inv_cell.z;
     prm.border_x = margin * inv_cell.x; prm.border_y = margin * inv_cell.y; prm.border_z = margin * inv_cell.z;
-    prm.cell_count = dims.x * dims.y * dims.z;
-    prm.fine_cell_x = local_extent.x / float(fine.x);
-    prm.fine_cell_y = local_extent.y / float(fine.y);
-    prm.fine_cell_z = local_extent.z / float(fine.z);
     prm.inv_fine_x = inv_fine.x; prm.inv_fine_y = inv_fine.y; prm.inv_fine_z = inv_fine.z;
     prm.margin = margin;
     prm.radius2 = r * r;

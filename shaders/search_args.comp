@@ -13,7 +13,6 @@ void main() {
     if (gl_LocalInvocationIndex != 0u) return;
     uint total = WORK_START(cell_count_with_invalid());
     uint x = min(total, 65535u);
-    prm.work_count = total;
     prm.dispatch_x = x;
     prm.dispatch_y = x == 0u ? 0u : (total + x - 1u) / x;
     prm.dispatch_z = 1u;

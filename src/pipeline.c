@@ -1,5 +1,6 @@
 /* Pipeline creation: the plan, one push-descriptor set layout shared by every
  * pass, and one compute pipeline per pass with the plan's specialization. */
+#include <stddef.h>
 #include <string.h>
 
 #include "pipeline.h"
@@ -18,6 +19,11 @@
 #include "search_fenns.spv.h"
 #include "search_paper.spv.h"
 #include "list_sort.spv.h"
+
+/* The host reads fenns_status straight out of the GPU's parameter block. */
+_Static_assert(offsetof(fenns_gpu_params, cell_x) == sizeof(fenns_status) &&
+                   offsetof(fenns_gpu_params, domain_max_z) == offsetof(fenns_status, domain_max[2]),
+               "fenns_status must be the first bytes of fenns_gpu_params");
 
 typedef struct shader_code {
     const uint32_t *code;

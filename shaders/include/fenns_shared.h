@@ -67,8 +67,7 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 count_in;        /* scan: elements read; beyond them the input is 0 */
     FENNS_U32 mode;            /* FENNS_MODE_* / pass-specific switch */
     FENNS_U32 capacity;        /* FIXED: entries per particle; CSR: indices capacity */
-    FENNS_U32 reserved_groups; /* unused (rows are read from gl_NumWorkGroups) */
-    FENNS_U32 cell_capacity;   /* K - 1: the key of invalid particles; K = cell_capacity + 1 */
+    FENNS_U32 cell_capacity;   /* coarse cells a grid may use; keys = cell_capacity * sections + 1 */
     FENNS_U32 chunk_shift16;   /* log2 of 16-byte elements per chunk binding */
     FENNS_U32 chunk_shift4;    /* log2 of 4-byte elements per chunk binding */
     FENNS_U32 user_domain;     /* 1: domain below is the caller's */
@@ -95,20 +94,16 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_F32 cell_x, cell_y, cell_z;            /* cell edge per axis (>= margin) */
     FENNS_F32 inv_cell_x, inv_cell_y, inv_cell_z;
     FENNS_F32 border_x, border_y, border_z;      /* border width in cell units */
-    FENNS_U32 cell_count;                        /* dims_x*dims_y*dims_z */
     /* fine local grid */
-    FENNS_F32 fine_cell_x, fine_cell_y, fine_cell_z; /* edge of a fine cell */
     FENNS_F32 inv_fine_x, inv_fine_y, inv_fine_z;
     FENNS_F32 margin;                            /* radius plus rounding allowance */
     FENNS_F32 radius2;                           /* float32 r*r: the neighbour test */
     /* domain reduction: order-preserving uint keys of the valid min/max */
     FENNS_U32 key_min_x, key_min_y, key_min_z;
     FENNS_U32 key_max_x, key_max_y, key_max_z;
-    FENNS_U32 work_count;                        /* search workgroups needed */
     FENNS_U32 dispatch_x, dispatch_y, dispatch_z; /* VkDispatchIndirectCommand of the search */
     FENNS_U32 fine_reach;                        /* fine cells the search looks out (<= pc.fine_reach) */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
-#define FENNS_STATUS_WORDS 16 /* the fenns_status prefix of fenns_gpu_params */
 
 #endif /* FENNS_SHARED_H */
