@@ -154,7 +154,10 @@ uint32_t fenns_test_gpu_close(fenns_test_gpu *g)
     if (g->validation_messages)
         fprintf(stderr, "gpu_test: %u validation message%s\n", g->validation_messages,
                 g->validation_messages == 1 ? "" : "s");
-    return g->validation_messages;
+    if (g->error_messages)
+        fprintf(stderr, "gpu_test: %u unexpected library error%s\n", g->error_messages,
+                g->error_messages == 1 ? "" : "s");
+    return g->validation_messages + g->error_messages;
 }
 
 /* ------------------------------------------------------------------------ */

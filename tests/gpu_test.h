@@ -5,7 +5,8 @@
  *
  * A test passes only if fenns_test_gpu_close returns 0: every validation
  * message, including those raised while the device is destroyed (leaked
- * objects), is counted by the logger installed here.
+ * objects), and every library error the test did not expect (tests that
+ * provoke errors reset error_messages) is counted by the logger installed here.
  *
  *     fenns_test_gpu g;
  *     if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
@@ -52,8 +53,9 @@ typedef struct fenns_test_gpu {
 fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budget);
 
 /* Destroys the context (pipelines must be gone), the pool and the device.
- * Returns the number of validation messages seen since open; a test fails
- * when it is not 0. NULL-safe, and safe after a failed open. */
+ * Returns the number of validation messages plus library errors seen since
+ * open (printing each count); a test fails when it is not 0. NULL-safe, and
+ * safe after a failed open. */
 uint32_t fenns_test_gpu_close(fenns_test_gpu *g);
 
 /* The logger installed by open: prints to stderr (unless g->quiet) and counts.

@@ -131,8 +131,7 @@ int main(void) {
     g.error_messages = 0;
     printf("injected a failure at each of %ld allocation sites\n", sites);
     CHECK(sites > 10, "only %ld allocation sites", sites);
-    uint32_t messages = fenns_test_gpu_close(&g);
-    CHECK(messages == 0, "%u validation messages", messages);
+    CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
     return failures ? 1 : 0;
 }
