@@ -15,8 +15,9 @@ float key_value(uint k) {
 uvec3 dims_for(vec3 extent, float h) {
     return uvec3(clamp(floor(extent / h), vec3(1.0), vec3(float(FENNS_MAX_COARSE_DIM))));
 }
-// d.x * d.y <= 2^20, so only the last product could overflow: compare by division.
-bool fits(uvec3 d) { return d.x * d.y <= pc.cell_capacity / d.z; }
+// Whether d.x * d.y * d.z <= the cell capacity, compared by division so no
+// product overflows (each factor may be up to 2^20).
+bool fits(uvec3 d) { return d.y <= pc.cell_capacity / d.x && d.z <= pc.cell_capacity / (d.x * d.y); }
 
 void main() {
     if (gl_LocalInvocationIndex != 0u) return;
@@ -45,7 +46,6 @@ void main() {
     // workgroup is full and its local grid is fine enough to cull (cells of
     // ~r leave a 3^3 local grid whose 27-cell stencil culls nothing); with
     // pc.mode == 0 (fenns-paper) the paper's rule, the largest grid that fits.
-    // Then grown until the grid fits the planned capacity.
     float h = margin;
     vec3 occupied = max(extent, vec3(margin));
     float density = float(pc.n) / (occupied.x * occupied.y * occupied.z);
@@ -54,22 +54,40 @@ void main() {
     uint reach = density * margin * margin * margin >= 4.0 ? pc.fine_reach : 1u;
     // Zones need cells at least two margins wide (no particle near both faces).
     if (pc.sections == FENNS_SECTIONS_ZONES) h = 2.0 * margin * (1.0 + 1.0 / 1024.0);
+    // The bound that keeps the search's cost proportional to its output:
+    // a cell is never wider than a local grid of fine_max cells of the
+    // margin resolves, whatever the domain (a far outlier, a huge box).
+    float widest = max(h, (float(pc.fine_max) / float(reach) - 2.0) * margin);
     if (pc.mode > 0u && pc.n > 0u) {
         float by_density = pow(occupied.x * occupied.y * occupied.z * float(pc.mode) / float(pc.n), 1.0 / 3.0);
-        // Sparse sets: no larger than a local grid of fine_max cells of ~r.
-        h = max(h, min(by_density, (float(pc.fine_max) / float(reach) - 2.0) * margin));
+        h = max(h, min(by_density, widest));
     }
+    // Grown until the grid fits the cell tables, but never past the bound;
+    // a grid still too large folds onto the tables.
     if (!fits(dims_for(extent, h))) {
         float lo = h, hi = min(max(max(extent.x, max(extent.y, extent.z)), h) * 2.0, 2.0 * FENNS_MAX_EXTENT);
         for (int it = 0; it < 64; ++it) {
             float mid = 0.5 * (lo + hi);
             if (fits(dims_for(extent, mid))) hi = mid; else lo = mid;
         }
-        h = hi;
+        h = min(hi, widest);
     }
     uvec3 dims = dims_for(extent, h);
     vec3 cell = max(extent / vec3(dims), vec3(h));
     vec3 inv_cell = vec3(1.0) / cell;
+
+    // Table: the grid itself when it fits, else min(dims, t) per axis for the
+    // largest t that fits (t >= 5: plans hold at least 125 cells, so a folded axis has at
+    // least 3 table cells and its -1, 0, +1 neighbours stay distinct).
+    uvec3 table = dims;
+    if (!fits(dims)) {
+        uint lo = 1u, hi = FENNS_MAX_COARSE_DIM;
+        while (hi - lo > 1u) {
+            uint mid = (lo + hi) >> 1u;
+            if (fits(min(dims, uvec3(mid)))) lo = mid; else hi = mid;
+        }
+        table = min(dims, uvec3(lo));
+    }
 
     vec3 local_extent = cell + vec3(2.0 * margin);
     // Fine cells at least margin / reach wide (the search looks `reach` cells out).
@@ -81,6 +99,7 @@ void main() {
     prm.particle_count = pc.n;
     prm.fine_reach = reach;
     prm.dims_x = dims.x; prm.dims_y = dims.y; prm.dims_z = dims.z;
+    prm.table_x = table.x; prm.table_y = table.y; prm.table_z = table.z;
     prm.fine_x = fine.x; prm.fine_y = fine.y; prm.fine_z = fine.z;
     prm.domain_min_x = dmin.x; prm.domain_min_y = dmin.y; prm.domain_min_z = dmin.z;
     prm.domain_max_x = dmax.x; prm.domain_max_y = dmax.y; prm.domain_max_z = dmax.z;

@@ -46,7 +46,7 @@ static void buffer_destroy(host_run *run, host_buffer *b) {
     memset(b, 0, sizeof *b);
 }
 
-static VkResult buffer_create(host_run *run, host_buffer *b, VkDeviceSize size, VkBufferUsageFlags usage, int host) {
+static VkResult buffer_create_(host_run *run, host_buffer *b, VkDeviceSize size, VkBufferUsageFlags usage, int host) {
     fenns_context ctx = run->ctx;
     memset(b, 0, sizeof *b);
     b->size = size ? size : 16u;
@@ -68,6 +68,17 @@ static VkResult buffer_create(host_run *run, host_buffer *b, VkDeviceSize size, 
     r = ctx->vk.vkBindBufferMemory(ctx->device, b->buffer, b->memory, 0);
     if (r == VK_SUCCESS && host) r = ctx->vk.vkMapMemory(ctx->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
     if (r == VK_SUCCESS) run->device_bytes += req.size;
+    return r;
+}
+
+/* A buffer named `what` for the message that says which allocation failed. */
+static VkResult buffer_create(host_run *run, host_buffer *b, VkDeviceSize size, VkBufferUsageFlags usage, int host,
+                              const char *what) {
+    VkResult r = buffer_create_(run, b, size, usage, host);
+    if (r != VK_SUCCESS)
+        fenns__log(run->ctx, FENNS_LOG_ERROR, "fenns_host_search: %s: cannot allocate %.1f MiB of %s memory for %s",
+                   fenns_result_string(fenns__from_vk(r)), (double)size / 1048576.0, host ? "host-visible" : "device",
+                   what);
     return r;
 }
 
@@ -166,10 +177,10 @@ static VkResult make_list_buffers(host_run *run, uint32_t n, VkDeviceSize capaci
     VkBufferUsageFlags out_usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     buffer_destroy(run, &run->indices);
     buffer_destroy(run, &run->readback);
-    VkResult r = buffer_create(run, &run->indices, 4u * capacity, out_usage, 0);
+    VkResult r = buffer_create(run, &run->indices, 4u * capacity, out_usage, 0, "the neighbour lists");
     *rl = readback_for(n, lists ? run->indices.size : 0);
     if (r == VK_SUCCESS)
-        r = buffer_create(run, &run->readback, rl->size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1);
+        r = buffer_create(run, &run->readback, rl->size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, 1, "the readback");
     return r;
 }
 
@@ -214,11 +225,13 @@ static fenns_result run_search(host_run *run, const fenns_host_search_info *info
     VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
     VkBufferUsageFlags out_usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     VkDeviceSize pos_bytes = 16u * (VkDeviceSize)n;
-    if (r == VK_SUCCESS) r = buffer_create(run, &run->upload, pos_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1);
-    if (r == VK_SUCCESS) r = buffer_create(run, &run->positions, pos_bytes, storage, 0);
-    if (r == VK_SUCCESS) r = buffer_create(run, &run->scratch, req.size, req.usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0);
-    if (r == VK_SUCCESS) r = buffer_create(run, &run->counts, 4u * (VkDeviceSize)n, out_usage, 0);
-    if (r == VK_SUCCESS) r = buffer_create(run, &run->offsets, 4u * ((VkDeviceSize)n + 1u), out_usage, 0);
+    if (r == VK_SUCCESS)
+        r = buffer_create(run, &run->upload, pos_bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 1, "the position upload");
+    if (r == VK_SUCCESS) r = buffer_create(run, &run->positions, pos_bytes, storage, 0, "the positions");
+    if (r == VK_SUCCESS)
+        r = buffer_create(run, &run->scratch, req.size, req.usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0, "the scratch");
+    if (r == VK_SUCCESS) r = buffer_create(run, &run->counts, 4u * (VkDeviceSize)n, out_usage, 0, "the counts");
+    if (r == VK_SUCCESS) r = buffer_create(run, &run->offsets, 4u * ((VkDeviceSize)n + 1u), out_usage, 0, "the offsets");
     /* A first guess at the list room; grown to the exact total if short. */
     VkDeviceSize max_capacity = (VkDeviceSize)FENNS_CHUNKS << run->pipeline->plan.chunk_shift4;
     VkDeviceSize capacity = lists ? 16u * (VkDeviceSize)n + 16u : 1u;

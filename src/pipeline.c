@@ -21,7 +21,7 @@
 #include "list_sort.spv.h"
 
 /* The host reads fenns_status straight out of the GPU's parameter block. */
-_Static_assert(offsetof(fenns_gpu_params, cell_x) == sizeof(fenns_status) &&
+_Static_assert(offsetof(fenns_gpu_params, table_x) == sizeof(fenns_status) &&
                    offsetof(fenns_gpu_params, domain_max_z) == offsetof(fenns_status, domain_max[2]),
                "fenns_status must be the first bytes of fenns_gpu_params");
 

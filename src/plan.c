@@ -105,7 +105,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
         uint64_t most = (UINT64_C(1) << 22) / out->sections;
         if (wanted > cells) cells = wanted > most ? most : wanted;
     }
-    out->cell_capacity = (uint32_t)cells;
+    out->cell_capacity = (uint32_t)cells; /* >= 151 with 16 KiB, so a folded table keeps >= 5 per axis */
     out->section_keys = out->cell_capacity * out->sections + 1u;
     out->shared_histogram = out->section_keys <= shared_keys;
     out->work_base = (3u * out->section_keys + 1u + 63u) / 64u * 64u;
@@ -145,7 +145,8 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->max_particles_addressable = addressable;
     if (info->max_particles > addressable) return FENNS_ERROR_TOO_LARGE;
 
-    if (out->user_domain) fenns_plan_coarse_dims(out, out->domain_min, out->domain_max, out->coarse_dims);
+    if (out->user_domain)
+        fenns_plan_coarse_dims(out, out->domain_min, out->domain_max, out->coarse_dims, out->table_dims);
     return FENNS_SUCCESS;
 }
 
@@ -182,8 +183,17 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     out->alignment = align;
 }
 
+static uint32_t dim_for(float extent, float h) {
+    float d = floorf(extent / h);
+    return (uint32_t)(d < 1.0f ? 1.0f : (d > (float)FENNS_MAX_COARSE_DIM ? (float)FENNS_MAX_COARSE_DIM : d));
+}
+
+static int dims_fit(const uint32_t d[3], uint32_t capacity) {
+    return (uint64_t)d[0] * d[1] * d[2] <= capacity;
+}
+
 void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], const float domain_max[3],
-                            uint32_t dims[3]) {
+                            uint32_t dims[3], uint32_t table[3]) {
     /* Same float arithmetic as grid_setup.comp, for `fenns info`; the GPU's
      * own result is reported in fenns_status. */
     float extent[3], largest = 0.0f;
@@ -194,33 +204,33 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
     }
     float margin = fminf(plan->radius * (1.0f + 1.0f / 1024.0f) + largest * (1.0f / 1048576.0f), FENNS_MAX_EXTENT);
     float h = margin;
-    if (plan->sections == FENNS_SECTIONS_ZONES) h = 2.0f * margin * (1.0f + 1.0f / 1024.0f);
     float occupied_volume = fmaxf(extent[0], margin) * fmaxf(extent[1], margin) * fmaxf(extent[2], margin);
     uint32_t reach = (float)plan->max_particles / occupied_volume * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;
+    if (plan->sections == FENNS_SECTIONS_ZONES) h = 2.0f * margin * (1.0f + 1.0f / 1024.0f);
+    float widest = fmaxf(h, ((float)plan->fine_max / (float)reach - 2.0f) * margin);
     if (plan->cell_occupancy) {
         float by_density = cbrtf(occupied_volume * (float)plan->cell_occupancy / (float)plan->max_particles);
-        h = fmaxf(h, fminf(by_density, ((float)plan->fine_max / (float)reach - 2.0f) * margin));
+        h = fmaxf(h, fminf(by_density, widest));
     }
-    float lo = h, hi = fminf(fmaxf(fmaxf(extent[0], fmaxf(extent[1], extent[2])), h) * 2.0f, 2.0f * FENNS_MAX_EXTENT);
-    for (int it = -1; it < 64; ++it) {
-        float cand = it < 0 ? h : 0.5f * (lo + hi);
-        uint64_t cells = 1;
-        for (int a = 0; a < 3; ++a) {
-            float d = floorf(extent[a] / cand);
-            d = d < 1.0f ? 1.0f : (d > (float)FENNS_MAX_COARSE_DIM ? (float)FENNS_MAX_COARSE_DIM : d);
-            dims[a] = (uint32_t)d;
-            cells *= dims[a];
+    for (int a = 0; a < 3; ++a) dims[a] = dim_for(extent[a], h);
+    if (!dims_fit(dims, plan->cell_capacity)) {
+        float lo = h, hi = fminf(fmaxf(fmaxf(extent[0], fmaxf(extent[1], extent[2])), h) * 2.0f, 2.0f * FENNS_MAX_EXTENT);
+        for (int it = 0; it < 64; ++it) {
+            float mid = 0.5f * (lo + hi);
+            for (int a = 0; a < 3; ++a) dims[a] = dim_for(extent[a], mid);
+            if (dims_fit(dims, plan->cell_capacity)) hi = mid; else lo = mid;
         }
-        int fits = cells <= plan->cell_capacity;
-        if (it < 0) {
-            if (fits) return;
-            continue;
-        }
-        if (fits) hi = cand; else lo = cand;
+        h = fminf(hi, widest);
+        for (int a = 0; a < 3; ++a) dims[a] = dim_for(extent[a], h);
     }
-    for (int a = 0; a < 3; ++a) {
-        float d = floorf(extent[a] / hi);
-        d = d < 1.0f ? 1.0f : (d > (float)FENNS_MAX_COARSE_DIM ? (float)FENNS_MAX_COARSE_DIM : d);
-        dims[a] = (uint32_t)d;
+    memcpy(table, dims, 3 * sizeof *table);
+    if (!dims_fit(dims, plan->cell_capacity)) {
+        uint32_t lo = 1, hi = FENNS_MAX_COARSE_DIM;
+        while (hi - lo > 1) {
+            uint32_t mid = (lo + hi) / 2, t[3];
+            for (int a = 0; a < 3; ++a) t[a] = dims[a] < mid ? dims[a] : mid;
+            if (dims_fit(t, plan->cell_capacity)) lo = mid; else hi = mid;
+        }
+        for (int a = 0; a < 3; ++a) table[a] = dims[a] < lo ? dims[a] : lo;
     }
 }

@@ -34,7 +34,8 @@ typedef struct fenns_plan {
     uint32_t sections;            /* per cell: FENNS_SECTIONS_PAPER (2) or FENNS_SECTIONS_ZONES (27) */
     uint32_t section_keys;        /* cell_capacity * sections + 1 (the last: invalid particles) */
     uint32_t shared_histogram;    /* counting in shared memory (needs 4*section_keys bytes) */
-    uint32_t coarse_dims[3];      /* for the caller's box (the GPU recomputes it the same way) */
+    uint32_t coarse_dims[3];      /* grid for the caller's box (the GPU recomputes it the same way) */
+    uint32_t table_dims[3];       /* the cell table it folds onto (= coarse_dims when it fits) */
     uint32_t fine_max;            /* per-axis cap of the local grid */
     uint32_t fine_cells;          /* fine_max^3 + 1: shared array of the search */
     uint32_t candidates;          /* workgroup_size * FENNS_SEARCH_ITEMS */
@@ -75,8 +76,8 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
 uint32_t fenns_plan_scan_block(const fenns_plan *plan);
 uint64_t fenns_plan_scan_sums_bytes(const fenns_plan *plan, uint64_t count);
 
-/* The coarse dimensions the GPU derives for a box (mirrors grid_setup.comp). */
+/* The coarse grid and cell table the GPU derives for a box (mirrors grid_setup.comp). */
 void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], const float domain_max[3],
-                            uint32_t dims[3]);
+                            uint32_t dims[3], uint32_t table[3]);
 
 #endif

@@ -119,8 +119,11 @@ static void check_scratch(void) {
     CHECK(fenns_plan_scan_sums_bytes(&p, 1024u * 1024u * 3u) >= 4u * 3072u + 4u * 3u, "scan sums too small");
 }
 
-/* Grids for the caller's box: bounded, cells never smaller than r. */
-static void check_dims(const char *name, float r, const float lo[3], const float hi[3]) {
+/* Grids for the caller's box: cells never smaller than r nor wider than the
+ * local grid resolves (so the search's cost stays bounded however large the
+ * box); the table they fold onto fits the cell capacity and keeps at least 3
+ * cells along a folded axis. */
+static void check_dims(const char *name, float r, const float lo[3], const float hi[3], int expect_fold) {
     fenns_pipeline_create_info i = info_for(r, 1000);
     memcpy(i.domain_min, lo, sizeof i.domain_min);
     memcpy(i.domain_max, hi, sizeof i.domain_max);
@@ -128,15 +131,29 @@ static void check_dims(const char *name, float r, const float lo[3], const float
     fenns_result res = fenns_plan_make(&lavapipe, &i, &p);
     CHECK(res == FENNS_SUCCESS, "%s: %s", name, fenns_result_string(res));
     if (res != FENNS_SUCCESS) return;
+    float largest = 0.0f;
+    for (int a = 0; a < 3; ++a) largest = fmaxf(largest, fmaxf(fmaxf(fabsf(lo[a]), fabsf(hi[a])), hi[a] - lo[a]));
+    float margin = r * (1.0f + 1.0f / 1024.0f) + largest / 1048576.0f;
     uint64_t cells = 1;
+    int folded = 0;
     for (int a = 0; a < 3; ++a) {
         CHECK(p.coarse_dims[a] >= 1 && p.coarse_dims[a] <= FENNS_MAX_COARSE_DIM, "%s: dim %u", name, p.coarse_dims[a]);
         float edge = (hi[a] - lo[a]) / (float)p.coarse_dims[a];
         CHECK(p.coarse_dims[a] == 1 || edge >= r, "%s: cell edge %g < r %g", name, (double)edge, (double)r);
-        cells *= p.coarse_dims[a];
+        /* floor(extent / h) cells of at most the local grid's fine_max margins: < 2 of those */
+        CHECK(edge <= 2.0f * (float)p.fine_max * margin || edge <= 4.0f * margin,
+              "%s: cell edge %g wider than two local grids of %u cells of %g", name, (double)edge, p.fine_max, (double)margin);
+        CHECK(p.table_dims[a] >= 1 && p.table_dims[a] <= p.coarse_dims[a], "%s: table dim %u", name, p.table_dims[a]);
+        if (p.table_dims[a] < p.coarse_dims[a]) {
+            folded = 1;
+            CHECK(p.table_dims[a] >= 3, "%s: folded axis with %u table cells", name, p.table_dims[a]);
+        }
+        cells *= p.table_dims[a];
     }
     CHECK(cells <= p.cell_capacity, "%s: %llu cells > capacity %u", name, (unsigned long long)cells, p.cell_capacity);
-    printf("  %-22s r=%-8g grid %ux%ux%u\n", name, (double)r, p.coarse_dims[0], p.coarse_dims[1], p.coarse_dims[2]);
+    CHECK(folded == expect_fold, "%s: folded %d, expected %d", name, folded, expect_fold);
+    printf("  %-22s r=%-8g grid %ux%ux%u on a table of %ux%ux%u\n", name, (double)r, p.coarse_dims[0], p.coarse_dims[1],
+           p.coarse_dims[2], p.table_dims[0], p.table_dims[1], p.table_dims[2]);
 }
 
 int main(void) {
@@ -151,11 +168,13 @@ int main(void) {
     float z[3] = {0, 0, 0}, s180[3] = {180, 180, 180}, flat[3] = {100, 100, 0.001f};
     float big_lo[3] = {-1e3f, -1e3f, -1e3f}, big_hi[3] = {1e3f, 1e3f, 1e3f};
     float far_lo[3] = {1e6f, 1e6f, 1e6f}, far_hi[3] = {1e6f + 64, 1e6f + 64, 1e6f + 64};
-    check_dims("paper scene 180^3", 1.0f, z, s180);
-    check_dims("tiny radius 1e-6", 1e-6f, big_lo, big_hi);
-    check_dims("radius > domain", 1e4f, z, s180);
-    check_dims("planar", 0.5f, z, flat);
-    check_dims("far offset", 0.5f, far_lo, far_hi);
+    float huge_hi[3] = {1e4f, 1e4f, 1e4f};
+    check_dims("paper scene 180^3", 1.0f, z, s180, 1); /* 1000 particles: a table of ~300 cells */
+    check_dims("tiny radius 1e-6", 1e-6f, big_lo, big_hi, 1);
+    check_dims("radius > domain", 1e4f, z, s180, 0);
+    check_dims("planar", 0.5f, z, flat, 1);
+    check_dims("far offset", 0.5f, far_lo, far_hi, 0);
+    check_dims("box 1e4, r 1", 1.0f, z, huge_hi, 1);
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
     return failures ? 1 : 0;
 }

@@ -52,8 +52,9 @@ static fenns_host_search_info host_info_for(const scene *s) {
     return info;
 }
 
-/* Host convenience search (lists ascending) against the reference. */
-static void check_host_search(const scene *s) {
+/* Host convenience search (lists ascending) against the reference; the
+ * status of the search in *status when given. */
+static void check_host_search_status(const scene *s, fenns_status *status) {
     fenns_host_search_info info = host_info_for(s);
     fenns_host_csr csr;
     fenns_result r = fenns_host_search(g_gpu.context, &info, &csr);
@@ -80,9 +81,12 @@ static void check_host_search(const scene *s) {
                csr.status.coarse_dims[1], csr.status.coarse_dims[2], csr.status.fine_dims[0], csr.status.fine_dims[1],
                csr.status.fine_dims[2], csr.build_ms, csr.search_ms, tolerated ? " (pairs at r tolerated)" : "");
     }
+    if (status) *status = csr.status;
     fenns_reference_free(&ro, &ri);
     fenns_host_csr_free(g_gpu.context, &csr);
 }
+
+static void check_host_search(const scene *s) { check_host_search_status(s, NULL); }
 
 /* Counts only (FENNS_OUTPUT_COUNTS, no lists) against the reference. */
 static void check_counts_only(const scene *s) {
@@ -378,6 +382,16 @@ static void run_scenes(int quick) {
     check_host_search(&s);
     free(s.xyz);
 
+    /* A cluster in a box 100x wider: the grid folds onto the cell table. */
+    scene_init(&s, "cluster-in-huge-box", base);
+    fenns_scene_uniform(s.xyz, s.n, side);
+    s.radius = 1.9f;
+    s.user_domain = 1;
+    for (int a = 0; a < 3; ++a) s.domain_min[a] = -50.0f * side, s.domain_max[a] = 50.0f * side;
+    check_host_search(&s);
+    check_fixed(&s, 6);
+    free(s.xyz);
+
     /* Coordinates near the float limit: max - min of the GPU-computed box
      * overflows to inf, distances between the far points too. */
     scene_init(&s, "coordinates-near-FLT_MAX", quick ? 500 : 2000);
@@ -413,6 +427,36 @@ static void run_scenes(int quick) {
     }
 }
 
+/* One million particles that a grid sized to its domain puts in one coarse
+ * cell: a cluster in a caller's box 100 times wider, and a cluster plus one
+ * far outlier. Exact, and the grid's cells stay a few r wide (so the
+ * cluster spans many of them and the search costs what its output does). */
+static void check_cluster_spans_cells(const scene *s, float cluster_side) {
+    fenns_status st;
+    memset(&st, 0, sizeof st);
+    check_host_search_status(s, &st);
+    for (int a = 0; a < 3; ++a) {
+        float edge = (st.domain_max[a] - st.domain_min[a]) / (float)st.coarse_dims[a];
+        CHECK(st.coarse_dims[a] > 0 && cluster_side / edge >= 4.0f, "%s: cells %g wide, the cluster spans only %g of them",
+              s->name, (double)edge, (double)(cluster_side / edge));
+    }
+}
+
+static void run_extremes(void) {
+    scene s;
+    scene_init(&s, "1M-cluster-in-1e4-box", 1u << 20);
+    fenns_scene_uniform(s.xyz, s.n, 100.0f);
+    s.radius = 1.0f;
+    s.user_domain = 1;
+    for (int a = 0; a < 3; ++a) s.domain_min[a] = 0.0f, s.domain_max[a] = 1e4f;
+    check_cluster_spans_cells(&s, 100.0f);
+    s.name = "1M-cluster+outlier-at-1e5";
+    s.user_domain = 0;
+    s.xyz[0] = s.xyz[1] = s.xyz[2] = 1e5f;
+    check_cluster_spans_cells(&s, 100.0f);
+    free(s.xyz);
+}
+
 static void run_large(void) {
     /* 51M list entries = 204 MiB of indices: the CSR output itself spans
      * several chunk bindings on lavapipe. */
@@ -433,7 +477,7 @@ static void run_large(void) {
 }
 
 int main(int argc, char **argv) {
-    int quick = 0, large = 0;
+    int quick = 0, large = 0, extremes = 0;
     uint32_t budget = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--method") && i + 1 < argc) {
@@ -443,8 +487,9 @@ int main(int argc, char **argv) {
             else return fprintf(stderr, "unknown method %s\n", argv[i]), 2;
         } else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--large")) large = 1;
+        else if (!strcmp(argv[i], "--extremes")) extremes = 1;
         else if (!strcmp(argv[i], "--shared-memory") && i + 1 < argc) budget = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else return fprintf(stderr, "usage: test_search --method M [--quick] [--shared-memory B] | --large\n"), 2;
+        else return fprintf(stderr, "usage: test_search --method M [--quick | --extremes] [--shared-memory B] | --large\n"), 2;
     }
     fenns_result r = fenns_test_gpu_open(&g_gpu, budget);
     if (r != FENNS_SUCCESS) {
@@ -454,6 +499,7 @@ int main(int argc, char **argv) {
     printf("device %s, subgroup %u, shared budget %u, method %s\n", g_gpu.limits.device_name,
            g_gpu.limits.subgroup_size, g_gpu.limits.shared_memory_budget, fenns_method_name(g_method));
     if (large) run_large();
+    else if (extremes) run_extremes();
     else run_scenes(quick);
     CHECK(fenns_test_gpu_close(&g_gpu) == 0, "validation messages or library errors (counted above)");
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);

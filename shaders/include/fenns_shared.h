@@ -43,7 +43,8 @@
 #define FENNS_SCAN_ITEMS 4      /* elements per thread in the device-wide scan */
 #define FENNS_SEARCH_ITEMS 4    /* candidates per thread in one search batch */
 #define FENNS_MAX_FINE_DIM 32   /* per axis of the local grid */
-#define FENNS_MAX_COARSE_DIM 1024 /* per axis; keeps cell coordinates exact enough in float */
+#define FENNS_MAX_COARSE_DIM 1048576 /* grid cells per axis (2^20): grid coordinates keep 3
+                                       fractional bits in float */
 #define FENNS_MAX_EXTENT 1.0e37f  /* box extents and the margin are clamped to this, so that
                                      max - min overflowing float (a +-3e38 box) or a huge
                                      radius keeps every grid quantity finite and normal */
@@ -90,7 +91,8 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 fine_x, fine_y, fine_z;
     FENNS_F32 domain_min_x, domain_min_y, domain_min_z;
     FENNS_F32 domain_max_x, domain_max_y, domain_max_z;
-    /* coarse grid */
+    /* coarse grid (dims_* above) and the cell table it folds onto */
+    FENNS_U32 table_x, table_y, table_z;         /* table cells per axis (<= dims, >= 3 where smaller) */
     FENNS_F32 cell_x, cell_y, cell_z;            /* cell edge per axis (>= margin) */
     FENNS_F32 inv_cell_x, inv_cell_y, inv_cell_z;
     FENNS_F32 border_x, border_y, border_z;      /* border width in cell units */

@@ -23,7 +23,7 @@ void gather_ranges(uvec3 center, work_item w) {
             s_range_begin[first] = cell_begin(w.cell);
             s_range_prefix[first] = w.query_end - cell_begin(w.cell);
         } else if (neighbour_cell(center, k, key)) {
-            ivec3 d = ivec3(int(k % 3u), int((k / 3u) % 3u), int(k / 9u)) - ivec3(1);
+            ivec3 d = neighbour_offset(k);
             uvec3 lo = uvec3(mix(mix(ivec3(0), ivec3(2), equal(d, ivec3(-1))), ivec3(0), equal(d, ivec3(1))));
             uvec3 hi = uvec3(mix(mix(ivec3(2), ivec3(2), equal(d, ivec3(-1))), ivec3(0), equal(d, ivec3(1))));
             uint base = key * FENNS_SECTIONS_ZONES, last_end_key = 0xFFFFFFFFu;
@@ -49,24 +49,19 @@ void gather_ranges(uvec3 center, work_item w) {
     barrier();
 }
 
-uint candidate_sorted_index(uint e) {
+// Sorted index of candidate e, and which neighbour (0..26) it comes from.
+uint candidate_sorted_index(uint e, out uint neighbour) {
     uint lo = 0u, hi = RANGES; // last range starting at or before e
     while (hi - lo > 1u) {
         uint mid = (lo + hi) >> 1u;
         if (s_range_prefix[mid] <= e) lo = mid; else hi = mid;
     }
+    neighbour = lo / RANGE_SLOTS;
     return s_range_begin[lo] + (e - s_range_prefix[lo]);
 }
 
 void search_cell(work_item w, uint q) {
-    uvec3 center = cell_of_key(w.cell);
-    vec3 origin = local_origin(center);
-    // Candidates outside the cell grown by the margin cannot be neighbours,
-    // except beyond the domain's faces, where particles are clamped in.
-    vec3 box_lo = origin, box_hi = origin + vec3(prm.cell_x, prm.cell_y, prm.cell_z) + vec3(2.0 * prm.margin);
-    uvec3 last = coarse_dims() - 1u;
-    box_lo = mix(box_lo, vec3(-uintBitsToFloat(0x7F800000u)), equal(center, uvec3(0u)));
-    box_hi = mix(box_hi, vec3(uintBitsToFloat(0x7F800000u)), equal(center, last));
+    uvec3 center = table_cell_of_key(w.cell);
     uint fine_count = prm.fine_x * prm.fine_y * prm.fine_z;
 
     gather_ranges(center, w);
@@ -80,7 +75,7 @@ void search_cell(work_item w, uint q) {
         uvec4 s = load_sorted(q);
         qp = uintBitsToFloat(s.xyz);
         qi = s.w;
-        qf = ivec3(fine_cell(qp, origin));
+        qf = ivec3(fine_cell(local_position(qp, ivec3(0))));
     }
     list_target target = list_target_of(qi);
     uint count = 0u;
@@ -95,10 +90,12 @@ void search_cell(work_item w, uint q) {
             uint e = base + it * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
             cell_of[it] = 0xFFFFFFFFu;
             if (e >= total) continue;
-            cand[it] = load_sorted(candidate_sorted_index(e));
-            vec3 p = uintBitsToFloat(cand[it].xyz);
-            if (all(greaterThanEqual(p, box_lo)) && all(lessThanEqual(p, box_hi))) {
-                cell_of[it] = fine_key(fine_cell(p, origin));
+            uint k;
+            cand[it] = load_sorted(candidate_sorted_index(e, k));
+            // Candidates outside the cell grown by the margin cannot be neighbours.
+            vec3 l = local_position(uintBitsToFloat(cand[it].xyz), neighbour_offset(k));
+            if (in_local_box(l)) {
+                cell_of[it] = fine_key(fine_cell(l));
                 rank_of[it] = atomicAdd(s_fine[cell_of[it]], 1u);
             }
         }

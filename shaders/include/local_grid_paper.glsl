@@ -6,9 +6,10 @@ shared uint s_base[FENNS_MAX_WORKGROUP];     // list base per query slot
 shared uint s_room[FENNS_MAX_WORKGROUP];     // list capacity per query slot
 
 // Algorithm 4: the queries in the 27 fine cells around a candidate.
-void lookup_neighbor_cells(uvec4 candidate, vec3 origin) {
+// The candidate lies in the grid cell at offset d from the queries' cell.
+void lookup_neighbor_cells(uvec4 candidate, ivec3 d) {
     vec3 p = uintBitsToFloat(candidate.xyz);
-    ivec3 cf = ivec3(fine_cell(p, origin));
+    ivec3 cf = ivec3(fine_cell(local_position(p, d)));
     ivec3 fdims = ivec3(fine_dims());
     for (int dz = -1; dz <= 1; ++dz)
     for (int dy = -1; dy <= 1; ++dy)
@@ -27,8 +28,7 @@ void lookup_neighbor_cells(uvec4 candidate, vec3 origin) {
 }
 
 void search_cell(work_item w, uint q) {
-    uvec3 center = cell_of_key(w.cell);
-    vec3 origin = local_origin(center);
+    uvec3 center = table_cell_of_key(w.cell);
     uint fine_count = prm.fine_x * prm.fine_y * prm.fine_z;
     uint t = gl_LocalInvocationIndex;
 
@@ -40,7 +40,7 @@ void search_cell(work_item w, uint q) {
     uint fine = 0u, rank = 0u;
     if (has_query) {
         query = load_sorted(q);
-        fine = fine_key(fine_cell(uintBitsToFloat(query.xyz), origin));
+        fine = fine_key(fine_cell(local_position(uintBitsToFloat(query.xyz), ivec3(0))));
         rank = atomicAdd(s_fine[fine], 1u);
     }
     barrier();
@@ -59,7 +59,7 @@ void search_cell(work_item w, uint q) {
 
     // Lines 21-24: every particle of the own cell.
     for (uint j = cell_begin(w.cell) + t; j < w.query_end; j += gl_WorkGroupSize.x)
-        lookup_neighbor_cells(load_sorted(j), origin);
+        lookup_neighbor_cells(load_sorted(j), ivec3(0));
     // Lines 26-35: the border particles of each neighbouring cell, one
     // subgroup per cell (looping when there are fewer than 26 subgroups).
     for (uint k = gl_SubgroupID; k < 27u; k += gl_NumSubgroups) {
@@ -67,7 +67,7 @@ void search_cell(work_item w, uint q) {
         if (k == 13u || !neighbour_cell(center, k, key)) continue;
         uint end = KEY_START(key * pc.sections + 1u); // the border section
         for (uint j = cell_begin(key) + gl_SubgroupInvocationID; j < end; j += gl_SubgroupSize)
-            lookup_neighbor_cells(load_sorted(j), origin);
+            lookup_neighbor_cells(load_sorted(j), neighbour_offset(k));
     }
     barrier();
 

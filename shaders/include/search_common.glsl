@@ -30,13 +30,20 @@ void finish_invalid(uint q) {
     if (q < pc.n && pc.mode != FENNS_MODE_CSR) counts[perm[q]] = 0u;
 }
 
-// Coarse cell `center` moved by neighbour number k (0..26, 13 is itself);
-// false outside the grid.
+// Offset of neighbour number k (0..26, 13 is the cell itself).
+ivec3 neighbour_offset(uint k) { return ivec3(int(k % 3u), int((k / 3u) % 3u), int(k / 9u)) - ivec3(1); }
+
+// Table cell `center` moved by neighbour number k; false outside the grid.
+// Along a folded axis (fewer table cells than grid cells) the table wraps
+// around, as the grid cells folded onto it do.
 bool neighbour_cell(uvec3 center, uint k, out uint key) {
-    ivec3 n = ivec3(center) + ivec3(int(k % 3u), int((k / 3u) % 3u), int(k / 9u)) - ivec3(1);
+    ivec3 n = ivec3(center) + neighbour_offset(k);
+    ivec3 t = ivec3(table_dims());
+    bvec3 folded = lessThan(table_dims(), coarse_dims());
+    n = mix(n, (n + t) % t, folded);
     key = 0u;
-    if (any(lessThan(n, ivec3(0))) || any(greaterThanEqual(n, ivec3(coarse_dims())))) return false;
-    key = coarse_key(uvec3(n));
+    if (any(lessThan(n, ivec3(0))) || any(greaterThanEqual(n, t))) return false;
+    key = table_key(uvec3(n));
     return true;
 }
 

@@ -43,8 +43,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (end > s.size) abort();
     if (plan.user_domain) {
-        uint64_t cells = (uint64_t)plan.coarse_dims[0] * plan.coarse_dims[1] * plan.coarse_dims[2];
+        uint64_t cells = (uint64_t)plan.table_dims[0] * plan.table_dims[1] * plan.table_dims[2];
         if (cells == 0 || cells > plan.cell_capacity) abort();
+        for (int a = 0; a < 3; ++a)
+            if (plan.table_dims[a] > plan.coarse_dims[a] || (plan.table_dims[a] < plan.coarse_dims[a] && plan.table_dims[a] < 3))
+                abort();
     }
     return 0;
 }
