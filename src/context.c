@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "context.h"
+#include "fenns_shared.h"
+
+_Static_assert(FENNS_BINDING_COUNT == 29, "the requirement message below names the binding count");
 
 void *fenns__alloc(const fenns_context ctx, size_t size) {
     if (ctx && ctx->allocator && ctx->allocator->pfnAllocation)
@@ -74,8 +77,10 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
                        has_extension(ctx, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     VkPhysicalDeviceSubgroupSizeControlPropertiesEXT size_props = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT};
+    VkPhysicalDevicePushDescriptorPropertiesKHR push = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR, .pNext = size_control ? &size_props : NULL};
     VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
-                                                   .pNext = size_control ? &size_props : NULL};
+                                                   .pNext = &push};
     VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &subgroup};
     ctx->vk.vkGetPhysicalDeviceProperties2(ctx->physical_device, &props2);
 
@@ -91,6 +96,9 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
     l->shared_memory_budget = shared_memory_budget && shared_memory_budget < l->max_shared_memory
                                   ? shared_memory_budget : l->max_shared_memory;
     l->max_storage_buffer_range = props.limits.maxStorageBufferRange;
+    uint32_t range_log2 = 0; /* the lists are bound as FENNS_INDEX_CHUNKS power-of-two pieces */
+    while (range_log2 < 63 && (UINT64_C(1) << (range_log2 + 1)) <= l->max_storage_buffer_range) ++range_log2;
+    l->max_list_entries = (uint64_t)FENNS_INDEX_CHUNKS << (range_log2 - 2u);
     l->max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
     memcpy(l->max_workgroup_count, props.limits.maxComputeWorkGroupCount, sizeof l->max_workgroup_count);
     l->min_storage_buffer_offset_alignment = props.limits.minStorageBufferOffsetAlignment;
@@ -119,6 +127,7 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
     else if (l->subgroup_size < 4 || l->subgroup_size > 128) missing = "a subgroup size between 4 and 128";
     else if (l->shared_memory_budget < 16384) missing = "16 KiB of compute shared memory";
     else if (l->max_workgroup_invocations < 64) missing = "64 invocations per workgroup";
+    else if (push.maxPushDescriptors < FENNS_BINDING_COUNT) missing = "29 push descriptors (maxPushDescriptors)";
     if (missing) {
         fenns__log(ctx, FENNS_LOG_ERROR, "device '%s' lacks %s", l->device_name, missing);
         return FENNS_ERROR_UNSUPPORTED_DEVICE;

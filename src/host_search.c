@@ -123,7 +123,7 @@ static readback_layout readback_for(uint32_t n, VkDeviceSize index_bytes) {
     l.status = 0;
     l.counts = 256;
     l.offsets = l.counts + (4u * (VkDeviceSize)n + 255u) / 256u * 256u;
-    l.indices = l.offsets + (4u * ((VkDeviceSize)n + 1u) + 255u) / 256u * 256u;
+    l.indices = l.offsets + (8u * ((VkDeviceSize)n + 1u) + 255u) / 256u * 256u;
     l.size = l.indices + index_bytes;
     return l;
 }
@@ -157,7 +157,7 @@ static void record_search(host_run *run, uint32_t n, int lists, const readback_l
         vk->vkCmdCopyBuffer(run->cmd, run->counts.buffer, run->readback.buffer, 1, &counts);
     }
     if (lists) {
-        VkBufferCopy offsets = {0, rl->offsets, 4u * ((VkDeviceSize)n + 1u)};
+        VkBufferCopy offsets = {0, rl->offsets, 8u * ((VkDeviceSize)n + 1u)};
         vk->vkCmdCopyBuffer(run->cmd, run->offsets.buffer, run->readback.buffer, 1, &offsets);
         VkBufferCopy indices = {0, rl->indices, run->indices.size};
         vk->vkCmdCopyBuffer(run->cmd, run->indices.buffer, run->readback.buffer, 1, &indices);
@@ -231,9 +231,9 @@ static fenns_result run_search(host_run *run, const fenns_host_search_info *info
     if (r == VK_SUCCESS)
         r = buffer_create(run, &run->scratch, req.size, req.usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, 0, "the scratch");
     if (r == VK_SUCCESS) r = buffer_create(run, &run->counts, 4u * (VkDeviceSize)n, out_usage, 0, "the counts");
-    if (r == VK_SUCCESS) r = buffer_create(run, &run->offsets, 4u * ((VkDeviceSize)n + 1u), out_usage, 0, "the offsets");
+    if (r == VK_SUCCESS) r = buffer_create(run, &run->offsets, 8u * ((VkDeviceSize)n + 1u), out_usage, 0, "the offsets");
     /* A first guess at the list room; grown to the exact total if short. */
-    VkDeviceSize max_capacity = (VkDeviceSize)FENNS_CHUNKS << run->pipeline->plan.chunk_shift4;
+    VkDeviceSize max_capacity = ctx->limits.max_list_entries;
     VkDeviceSize capacity = lists ? 16u * (VkDeviceSize)n + 16u : 1u;
     if (capacity > max_capacity) capacity = max_capacity;
     readback_layout rl;
@@ -312,9 +312,9 @@ static fenns_result run_search(host_run *run, const fenns_host_search_info *info
     out->offsets[n] = total;
     out->total = total;
     if (lists) {
-        const uint32_t *gpu_offsets = (const uint32_t *)(const void *)((const char *)run->readback.mapped + rl.offsets);
+        const uint64_t *gpu_offsets = (const uint64_t *)(const void *)((const char *)run->readback.mapped + rl.offsets);
         for (uint32_t i = 0; i <= n; ++i)
-            if (gpu_offsets[i] != (uint32_t)out->offsets[i]) { /* the GPU scan disagrees with its own counts */
+            if (gpu_offsets[i] != out->offsets[i]) { /* the GPU scan disagrees with its own counts */
                 fenns__log(ctx, FENNS_LOG_ERROR, "fenns_host_search: GPU offsets disagree with the counts at %u", i);
                 return FENNS_ERROR_VULKAN;
             }

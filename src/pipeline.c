@@ -10,6 +10,8 @@
 #include "coarse_count.spv.h"
 #include "scan_block.spv.h"
 #include "scan_add.spv.h"
+#include "scan64_block.spv.h"
+#include "scan64_add.spv.h"
 #include "cell_cursors.spv.h"
 #include "reorder.spv.h"
 #include "section_sort.spv.h"
@@ -36,9 +38,10 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
         FENNS_SPV_(scan_add),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
         FENNS_SPV_(gather),        FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
-        FENNS_SPV_(list_sort),
+        FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_add),  FENNS_SPV_(list_sort),
+        FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),
     };
-    if (pass == FENNS_PASS_search && method == FENNS_METHOD_FENNS_PAPER)
+    if ((pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide) && method == FENNS_METHOD_FENNS_PAPER)
         return (shader_code)FENNS_SPV_(search_paper);
     return table[pass];
 }
@@ -63,16 +66,19 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass) {
     VkResult r = ctx->vk.vkCreateShaderModule(ctx->device, &module_info, ctx->allocator, &module);
     if (r != VK_SUCCESS) return r;
 
-    /* constant_id 0: workgroup size; 1 and 2: the pass's shared array sizes. */
-    uint32_t values[3] = {p->plan.workgroup_size, 1, 1};
+    /* constant_id 0: workgroup size; 1 and 2: the pass's shared array sizes;
+     * 3: the index chunks the list writes may touch. */
+    int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide;
+    uint32_t values[4] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u};
     if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.section_keys : 1;
-    if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort) values[1] = p->plan.sort_capacity;
-    if (pass == FENNS_PASS_search) {
+    if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
+        values[1] = p->plan.sort_capacity;
+    if (pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide) {
         values[1] = p->plan.fine_cells;
         values[2] = p->plan.candidates;
     }
-    VkSpecializationMapEntry entries[3] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}};
-    VkSpecializationInfo spec = {3, entries, sizeof values, values};
+    VkSpecializationMapEntry entries[4] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
+    VkSpecializationInfo spec = {4, entries, sizeof values, values};
     VkComputePipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,

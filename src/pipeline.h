@@ -6,7 +6,9 @@
 #include "plan.h"
 #include "fenns_shared.h"
 
-/* Every compute pass, in the order a build and a search run them. */
+/* Every compute pass, in the order a build and a search run them. The
+ * passes that write lists come twice: for lists within one binding of the
+ * indices (one store per entry), and _wide for up to FENNS_INDEX_CHUNKS. */
 #define FENNS_PASS_LIST(X)  \
     X(domain_reduce)        \
     X(grid_setup)           \
@@ -20,7 +22,11 @@
     X(search_work)          \
     X(search_args)          \
     X(search)               \
-    X(list_sort)
+    X(scan64_block)         \
+    X(scan64_add)           \
+    X(list_sort)            \
+    X(search_wide)          \
+    X(list_sort_wide)
 
 typedef enum fenns_pass {
 #define FENNS_PASS_ENUM_(name) FENNS_PASS_##name,
@@ -49,7 +55,7 @@ typedef struct fenns_binding {
     VkDeviceSize range;
 } fenns_binding;
 
-#define FENNS_MAX_PUSHED 24
+#define FENNS_MAX_PUSHED FENNS_BINDING_COUNT
 
 /* The bindings one pass needs, built up before its dispatch. */
 typedef struct fenns_bindings {
@@ -58,10 +64,10 @@ typedef struct fenns_bindings {
 } fenns_bindings;
 
 void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
-/* A buffer that may exceed maxStorageBufferRange, as FENNS_CHUNKS bindings of
+/* A buffer that may exceed maxStorageBufferRange, as `chunks` bindings of
  * 2^shift elements of `element` bytes. */
 void fenns__bind_chunked(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
-                         VkDeviceSize bytes, uint32_t shift, uint32_t element);
+                         VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks);
 
 /* Binds the pass's pipeline, pushes descriptors and constants, dispatches
  * `groups` workgroups laid out in rows of at most 65535. */
@@ -84,5 +90,11 @@ fenns_push fenns__push_base(fenns_pipeline p, uint32_t n);
 void fenns__record_scan(VkCommandBuffer cmd, fenns_pipeline p, VkBuffer scratch, VkDeviceSize sums_offset,
                         VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer, VkDeviceSize out_offset,
                         uint32_t count_in, uint32_t count);
+
+/* The CSR offsets: u32 counts in, u64 exclusive sums out (count = n + 1
+ * entries, the last the total); block sums in the scratch at sums_offset. */
+void fenns__record_scan64(VkCommandBuffer cmd, fenns_pipeline p, VkBuffer scratch, VkDeviceSize sums_offset,
+                          VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer, VkDeviceSize out_offset,
+                          uint32_t count_in, uint32_t count);
 
 #endif

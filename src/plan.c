@@ -137,8 +137,8 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     uint32_t range_log2 = floor_pow2_u64(limits->max_storage_buffer_range);
     out->chunk_shift16 = range_log2 - 4u;
     out->chunk_shift4 = range_log2 - 2u;
-    /* Single-binding u32 arrays (permutation, counts, offsets n+1) bound n. */
-    uint64_t by_u32 = limits->max_storage_buffer_range / 4u - 1u;
+    /* Single-binding arrays (u32 permutation and counts, u64 offsets n+1) bound n. */
+    uint64_t by_u32 = limits->max_storage_buffer_range / 8u - 1u;
     uint64_t by_vec4 = (uint64_t)FENNS_CHUNKS << out->chunk_shift16;
     uint64_t addressable = by_u32 < by_vec4 ? by_u32 : by_vec4;
     if (addressable > INT32_MAX) addressable = INT32_MAX;
@@ -157,7 +157,7 @@ uint64_t fenns_plan_scan_sums_bytes(const fenns_plan *plan, uint64_t count) {
     uint64_t block = fenns_plan_scan_block(plan), total = 0;
     while (count > block) {
         count = (count + block - 1) / block;
-        total += align_up(4u * count, 256u);
+        total += align_up(8u * count, 256u); /* u64 sums (the offsets scan); u32 scans use half */
     }
     return total + 256u;
 }

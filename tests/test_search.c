@@ -74,8 +74,8 @@ static void check_host_search_status(const scene *s, fenns_status *status) {
         CHECK(csr.status.invalid_count == invalid, "%s: invalid_count %u, expected %u", s->name,
               csr.status.invalid_count, invalid);
         CHECK(csr.status.particle_count == s->n, "%s: status particle_count %u", s->name, csr.status.particle_count);
-        CHECK(csr.status.total_neighbors == (uint32_t)csr.total, "%s: status total %u vs %llu", s->name,
-              csr.status.total_neighbors, (unsigned long long)csr.total);
+        CHECK(csr.status.total_neighbors == csr.total, "%s: status total %llu vs %llu", s->name,
+              (unsigned long long)csr.status.total_neighbors, (unsigned long long)csr.total);
         printf("  %-22s n=%-8u r=%-6g m=%-9llu grid %ux%ux%u fine %ux%ux%u build %.2f ms search %.2f ms%s\n",
                s->name, s->n, (double)s->radius, (unsigned long long)csr.total, csr.status.coarse_dims[0],
                csr.status.coarse_dims[1], csr.status.coarse_dims[2], csr.status.fine_dims[0], csr.status.fine_dims[1],
@@ -102,8 +102,13 @@ static void check_counts_only(const scene *s) {
         uint32_t bad = 0;
         for (uint32_t i = 0; i < s->n; ++i) bad += csr.counts[i] != (uint32_t)(ro[i + 1] - ro[i]);
         CHECK(bad == 0, "%s: %u counts differ from the reference", s->name, bad);
-        CHECK(csr.indices == NULL && csr.status.total_neighbors == (uint32_t)ro[s->n],
-              "%s: counts-only total %u vs %llu", s->name, csr.status.total_neighbors, (unsigned long long)ro[s->n]);
+        CHECK(csr.indices == NULL && csr.status.total_neighbors == ro[s->n], "%s: counts-only total %llu vs %llu",
+              s->name, (unsigned long long)csr.status.total_neighbors, (unsigned long long)ro[s->n]);
+        uint32_t longest = 0;
+        for (uint32_t i = 0; i < s->n; ++i)
+            if (ro[i + 1] - ro[i] > longest) longest = (uint32_t)(ro[i + 1] - ro[i]);
+        CHECK(csr.status.max_neighbors == longest, "%s: max_neighbors %u, the longest list has %u", s->name,
+              csr.status.max_neighbors, longest);
     } else {
         CHECK(0, "%s: reference failed", s->name);
     }
@@ -214,10 +219,11 @@ static void check_fixed(const scene *s, uint32_t capacity) {
         free_fixed(&a);
         return;
     }
-    uint32_t overflow = 0, bad = 0;
+    uint32_t overflow = 0, bad = 0, longest = 0;
     uint32_t *tmp = malloc(4u * capacity + 4);
     for (uint32_t i = 0; i < s->n && tmp; ++i) {
         uint32_t expect = (uint32_t)(ro[i + 1] - ro[i]);
+        if (expect > longest) longest = expect;
         if (a.counts[i] != expect) {
             if (bad++ < 3) CHECK(0, "%s: fixed count of %u is %u, expected %u", s->name, i, a.counts[i], expect);
             continue;
@@ -235,6 +241,8 @@ static void check_fixed(const scene *s, uint32_t capacity) {
     free(tmp);
     CHECK(a.status.list_overflow == overflow, "%s: list_overflow %u, expected %u", s->name, a.status.list_overflow,
           overflow);
+    CHECK(a.status.max_neighbors == longest, "%s: max_neighbors %u, expected %u", s->name, a.status.max_neighbors,
+          longest);
     /* The permutation is a bijection. */
     uint8_t *seen = calloc(s->n + 1u, 1);
     for (uint32_t k = 0; k < s->n && seen; ++k) {
@@ -457,6 +465,66 @@ static void run_extremes(void) {
     free(s.xyz);
 }
 
+/* 2^26+ particles whose CSR lists hold more than 2^32 entries (17 GiB):
+ * clusters of 66 coincident particles 3r apart, so particle i's list is
+ * exactly the other 65 of its cluster, ascending. Needs a device that
+ * binds 2^26 particles and ~40 GiB; returns 77 (skipped) elsewhere. */
+#define HUGE_CLUSTER 66u
+static int run_huge(void) {
+    uint32_t clusters = ((1u << 26) + HUGE_CLUSTER - 1u) / HUGE_CLUSTER, side = 101;
+    uint32_t n = clusters * HUGE_CLUSTER;
+    uint64_t total = (uint64_t)n * (HUGE_CLUSTER - 1u);
+    if (total > g_gpu.limits.max_list_entries) {
+        printf("skipped: %llu list entries, the device binds at most %llu\n", (unsigned long long)total,
+               (unsigned long long)g_gpu.limits.max_list_entries);
+        return 77;
+    }
+    scene s;
+    scene_init(&s, "2^26-particles-2^32+-entries", n);
+    s.radius = 1.0f;
+    if (!s.xyz) return 1;
+    for (uint32_t c = 0; c < clusters; ++c)
+        for (uint32_t k = 0; k < HUGE_CLUSTER; ++k) {
+            float *p = s.xyz + 3u * ((size_t)c * HUGE_CLUSTER + k);
+            p[0] = 3.0f * (float)(c % side), p[1] = 3.0f * (float)(c / side % side), p[2] = 3.0f * (float)(c / side / side);
+        }
+    fenns_host_search_info info = host_info_for(&s);
+    fenns_host_csr csr;
+    fenns_result r = fenns_host_search(g_gpu.context, &info, &csr);
+    if (r == FENNS_ERROR_TOO_LARGE || r == FENNS_ERROR_OUT_OF_DEVICE_MEMORY) {
+        printf("skipped: %s for %u particles and %llu entries\n", fenns_result_string(r), n, (unsigned long long)total);
+        g_gpu.error_messages = 0; /* the refusal was logged */
+        free(s.xyz);
+        return 77;
+    }
+    CHECK(r == FENNS_SUCCESS, "%s: %s", s.name, fenns_result_string(r));
+    if (r == FENNS_SUCCESS) {
+        CHECK(csr.total == total && csr.status.total_neighbors == total && csr.offsets[n] == total,
+              "%s: total %llu (status %llu), expected %llu", s.name, (unsigned long long)csr.total,
+              (unsigned long long)csr.status.total_neighbors, (unsigned long long)total);
+        uint64_t bad = 0;
+        for (uint32_t i = 0; i < n && csr.total == total; ++i) {
+            uint32_t first = i / HUGE_CLUSTER * HUGE_CLUSTER, k = 0;
+            if (csr.offsets[i] != (uint64_t)i * (HUGE_CLUSTER - 1u)) {
+                if (bad++ < 3) CHECK(0, "%s: offsets[%u] = %llu", s.name, i, (unsigned long long)csr.offsets[i]);
+                continue;
+            }
+            const uint32_t *list = csr.indices + csr.offsets[i];
+            for (uint32_t j = first; j < first + HUGE_CLUSTER; ++j) {
+                if (j == i) continue;
+                if (list[k++] != j && bad++ < 3) CHECK(0, "%s: list of %u holds %u at %u, expected %u", s.name, i, list[k - 1], k - 1, j);
+            }
+        }
+        CHECK(bad == 0, "%s: %llu lists wrong", s.name, (unsigned long long)bad);
+        printf("  %-22s n=%-9u m=%llu (%.3f x 2^32) build %.2f ms search %.2f ms, %.1f GiB of device memory\n", s.name,
+               n, (unsigned long long)csr.total, (double)csr.total / 4294967296.0, csr.build_ms, csr.search_ms,
+               (double)csr.gpu_memory_bytes / 1073741824.0);
+    }
+    fenns_host_csr_free(g_gpu.context, &csr);
+    free(s.xyz);
+    return 0;
+}
+
 static void run_large(void) {
     /* 51M list entries = 204 MiB of indices: the CSR output itself spans
      * several chunk bindings on lavapipe. */
@@ -477,7 +545,7 @@ static void run_large(void) {
 }
 
 int main(int argc, char **argv) {
-    int quick = 0, large = 0, extremes = 0;
+    int quick = 0, large = 0, extremes = 0, huge = 0;
     uint32_t budget = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--method") && i + 1 < argc) {
@@ -488,8 +556,9 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--large")) large = 1;
         else if (!strcmp(argv[i], "--extremes")) extremes = 1;
+        else if (!strcmp(argv[i], "--huge")) huge = 1;
         else if (!strcmp(argv[i], "--shared-memory") && i + 1 < argc) budget = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else return fprintf(stderr, "usage: test_search --method M [--quick | --extremes] [--shared-memory B] | --large\n"), 2;
+        else return fprintf(stderr, "usage: test_search --method M [--quick | --extremes | --huge] [--shared-memory B] | --large\n"), 2;
     }
     fenns_result r = fenns_test_gpu_open(&g_gpu, budget);
     if (r != FENNS_SUCCESS) {
@@ -498,7 +567,13 @@ int main(int argc, char **argv) {
     }
     printf("device %s, subgroup %u, shared budget %u, method %s\n", g_gpu.limits.device_name,
            g_gpu.limits.subgroup_size, g_gpu.limits.shared_memory_budget, fenns_method_name(g_method));
-    if (large) run_large();
+    if (huge) {
+        int rc = run_huge();
+        if (rc == 77) {
+            fenns_test_gpu_close(&g_gpu);
+            return 77;
+        }
+    } else if (large) run_large();
     else if (extremes) run_extremes();
     else run_scenes(quick);
     CHECK(fenns_test_gpu_close(&g_gpu) == 0, "validation messages or library errors (counted above)");

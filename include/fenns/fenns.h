@@ -122,6 +122,8 @@ typedef struct fenns_device_limits {
     uint32_t max_shared_memory;         /* maxComputeSharedMemorySize */
     uint32_t shared_memory_budget;      /* what plans use (<= max_shared_memory) */
     uint64_t max_storage_buffer_range;
+    uint64_t max_list_entries;          /* most list entries one search can write (the lists
+                                           are bound in pieces of maxStorageBufferRange) */
     uint32_t max_workgroup_invocations;
     uint32_t max_workgroup_count[3];
     uint64_t min_storage_buffer_offset_alignment;
@@ -217,12 +219,13 @@ void fenns_pipeline_get_scratch_layout(fenns_pipeline pipeline, uint32_t particl
                                        fenns_scratch_layout *out);
 
 /* What the GPU writes for the caller to read back after a search
- * (std430 layout, all u32). */
+ * (std430 layout: u32 and one u64, no padding). */
 typedef struct fenns_status {
     uint32_t particle_count;   /* n of the last build */
     uint32_t invalid_count;    /* particles with NaN/Inf coordinates */
-    uint32_t total_neighbors;  /* entries the lists need (CSR m); saturates at 2^32-1 */
+    uint64_t total_neighbors;  /* entries the lists need (CSR m) */
     uint32_t list_overflow;    /* particles whose list did not fit (fixed capacity or CSR capacity) */
+    uint32_t max_neighbors;    /* the longest list: the fixed capacity that would have fit */
     uint32_t coarse_dims[3];   /* grid of the last build */
     uint32_t fine_dims[3];     /* largest local grid used */
     float domain_min[3];       /* box of the last build */
@@ -271,10 +274,12 @@ typedef struct fenns_search_info {
     fenns_buffer_range scratch;   /* the same range the build wrote */
     fenns_output_flags outputs;
     fenns_buffer_range counts;    /* u32 per particle, indexed by original index */
-    fenns_buffer_range offsets;   /* CSR: u32 n+1, offsets[n] = m */
+    fenns_buffer_range offsets;   /* CSR: u64 n+1, offsets[n] = m */
     fenns_buffer_range indices;   /* CSR: u32 entries (range/4 = capacity);
                                      FIXED: n*fixed_capacity u32. Original indices.
-                                     May exceed maxStorageBufferRange. */
+                                     May exceed maxStorageBufferRange (up to
+                                     FENNS_INDEX_CHUNKS times it, rounded down
+                                     to a power of two: see fenns_device_limits). */
     uint32_t fixed_capacity;      /* FIXED: entries per particle */
 } fenns_search_info;
 

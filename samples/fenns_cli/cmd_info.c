@@ -89,6 +89,7 @@ static void print_limits(const fenns_device_limits *l, uint32_t queue_family)
            l->max_subgroup_size);
     printf("  shared memory               %u bytes (plans use %u)\n", l->max_shared_memory, l->shared_memory_budget);
     printf("  max storage buffer range    %llu bytes\n", (unsigned long long)l->max_storage_buffer_range);
+    printf("  max list entries            %llu\n", (unsigned long long)l->max_list_entries);
     printf("  max workgroup invocations   %u\n", l->max_workgroup_invocations);
     printf("  max workgroup count         %u x %u x %u\n", l->max_workgroup_count[0], l->max_workgroup_count[1],
            l->max_workgroup_count[2]);

@@ -3,6 +3,7 @@
 // pipeline statically uses only what its pass reads or writes (that is what
 // synchronization validation tracks).
 #include "fenns_shared.h"
+#include "u64.glsl"
 
 layout(push_constant) uniform Push { fenns_push pc; };
 
@@ -81,27 +82,71 @@ layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer ScanSums { uint scan_su
 layout(std430, binding = FENNS_BINDING_COUNTS) writeonly buffer Counts { uint counts[]; };
 #endif
 #ifdef USE_OFFSETS
-layout(std430, binding = FENNS_BINDING_OFFSETS) readonly buffer Offsets { uint offsets[]; };
+layout(std430, binding = FENNS_BINDING_OFFSETS) readonly buffer Offsets { uvec2 offsets[]; }; // u64
+#endif
+#ifdef USE_SCAN64
+// The CSR offsets scan: u32 counts in, u64 offsets and block sums out.
+layout(std430, binding = FENNS_BINDING_SCAN_IN) readonly buffer ScanIn { uint scan_in[]; };
+layout(std430, binding = FENNS_BINDING_SCAN_OUT) buffer ScanOut { uvec2 scan_out[]; };
+layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer ScanSums { uvec2 scan_sums[]; };
 #endif
 #ifdef USE_INDICES
-layout(std430, binding = FENNS_BINDING_INDICES + 0) INDICES_ACCESS buffer Indices0 { uint indices0[]; };
-layout(std430, binding = FENNS_BINDING_INDICES + 1) INDICES_ACCESS buffer Indices1 { uint indices1[]; };
-layout(std430, binding = FENNS_BINDING_INDICES + 2) INDICES_ACCESS buffer Indices2 { uint indices2[]; };
-layout(std430, binding = FENNS_BINDING_INDICES + 3) INDICES_ACCESS buffer Indices3 { uint indices3[]; };
-void store_index(uint i, uint v) {
-    uint c = i >> pc.chunk_shift4, k = i & ((1u << pc.chunk_shift4) - 1u);
-    if (c == 0u) indices0[k] = v;
-    else if (c == 1u) indices1[k] = v;
-    else if (c == 2u) indices2[k] = v;
-    else indices3[k] = v;
+// The lists may exceed maxStorageBufferRange many times over: entry i (a
+// u64, past 2^32 for the largest searches) lives in chunk i >> chunk_shift4.
+// Pipelines come in two variants: INDEX_CHUNKS 1, for lists within one
+// binding (one store, the common case), and FENNS_INDEX_CHUNKS.
+layout(constant_id = 3) const uint INDEX_CHUNKS = FENNS_INDEX_CHUNKS;
+#define INDEX_CHUNK_(c) layout(std430, binding = FENNS_BINDING_INDICES + c) INDICES_ACCESS buffer Indices##c { uint indices##c[]; };
+INDEX_CHUNK_(0) INDEX_CHUNK_(1) INDEX_CHUNK_(2) INDEX_CHUNK_(3) INDEX_CHUNK_(4) INDEX_CHUNK_(5)
+INDEX_CHUNK_(6) INDEX_CHUNK_(7) INDEX_CHUNK_(8) INDEX_CHUNK_(9) INDEX_CHUNK_(10) INDEX_CHUNK_(11)
+#undef INDEX_CHUNK_
+// Chunk and element of entry i (chunk_shift4 < 32, so the chunk is the
+// entry's bits from chunk_shift4 up, taken from both halves).
+uvec2 index_place(uvec2 i) {
+    uint s = pc.chunk_shift4;
+    return uvec2((i.x >> s) | (i.y << (32u - s)), i.x & ((1u << s) - 1u));
+}
+void store_index(uvec2 i, uint v) {
+    if (INDEX_CHUNKS == 1u) {
+        indices0[i.x] = v;
+        return;
+    }
+    uvec2 at = index_place(i);
+    uint k = at.y;
+    switch (at.x) {
+    case 0u: indices0[k] = v; break;
+    case 1u: indices1[k] = v; break;
+    case 2u: indices2[k] = v; break;
+    case 3u: indices3[k] = v; break;
+    case 4u: indices4[k] = v; break;
+    case 5u: indices5[k] = v; break;
+    case 6u: indices6[k] = v; break;
+    case 7u: indices7[k] = v; break;
+    case 8u: indices8[k] = v; break;
+    case 9u: indices9[k] = v; break;
+    case 10u: indices10[k] = v; break;
+    default: indices11[k] = v; break;
+    }
 }
 #ifdef INDICES_READ
-uint load_index(uint i) {
-    uint c = i >> pc.chunk_shift4, k = i & ((1u << pc.chunk_shift4) - 1u);
-    if (c == 0u) return indices0[k];
-    if (c == 1u) return indices1[k];
-    if (c == 2u) return indices2[k];
-    return indices3[k];
+uint load_index(uvec2 i) {
+    if (INDEX_CHUNKS == 1u) return indices0[i.x];
+    uvec2 at = index_place(i);
+    uint k = at.y;
+    switch (at.x) {
+    case 0u: return indices0[k];
+    case 1u: return indices1[k];
+    case 2u: return indices2[k];
+    case 3u: return indices3[k];
+    case 4u: return indices4[k];
+    case 5u: return indices5[k];
+    case 6u: return indices6[k];
+    case 7u: return indices7[k];
+    case 8u: return indices8[k];
+    case 9u: return indices9[k];
+    case 10u: return indices10[k];
+    default: return indices11[k];
+    }
 }
 #endif
 #endif

@@ -20,9 +20,12 @@
 #endif
 
 /* Descriptor bindings of the one push-descriptor set every pass uses. Buffers
- * that may exceed maxStorageBufferRange are bound as FENNS_CHUNKS consecutive
- * bindings, each covering 2^chunk_shift elements. */
+ * that may exceed maxStorageBufferRange are bound as consecutive bindings,
+ * each covering 2^chunk_shift elements: FENNS_CHUNKS for the particles,
+ * FENNS_INDEX_CHUNKS for the lists (on a 4 GiB-range GPU, 24 GiB: more than
+ * 2^32 entries). 29 bindings fit every device's 32 push descriptors. */
 #define FENNS_CHUNKS 4
+#define FENNS_INDEX_CHUNKS 12
 #define FENNS_BINDING_POSITIONS 0 /* vec4 input, chunked 0..3 */
 #define FENNS_BINDING_SORTED 4    /* uvec4 sorted particles: xyz bits, w = original index; 4..7 */
 #define FENNS_BINDING_PARAMS 8    /* fenns_gpu_params */
@@ -32,10 +35,10 @@
 #define FENNS_BINDING_SCAN_OUT 12
 #define FENNS_BINDING_SCAN_SUMS 13
 #define FENNS_BINDING_COUNTS 14
-#define FENNS_BINDING_OFFSETS 15
-#define FENNS_BINDING_INDICES 16  /* u32 lists, chunked 16..19 */
-#define FENNS_BINDING_SORT_TMP 20 /* u32 ping-pong for long sections */
-#define FENNS_BINDING_COUNT 21
+#define FENNS_BINDING_OFFSETS 15  /* u64 (uvec2 in GLSL) n+1 */
+#define FENNS_BINDING_INDICES 16  /* u32 lists, chunked 16..27 */
+#define FENNS_BINDING_SORT_TMP 28 /* u32 ping-pong for long sections */
+#define FENNS_BINDING_COUNT 29
 
 /* Workgroup-size limits the shaders are written for. */
 #define FENNS_MAX_WORKGROUP 256
@@ -67,7 +70,8 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 count;           /* elements of the pass (scan length, sections, ...) */
     FENNS_U32 count_in;        /* scan: elements read; beyond them the input is 0 */
     FENNS_U32 mode;            /* FENNS_MODE_* / pass-specific switch */
-    FENNS_U32 capacity;        /* FIXED: entries per particle; CSR: indices capacity */
+    FENNS_U32 capacity;        /* FIXED: entries per particle; CSR: indices capacity (low 32 bits) */
+    FENNS_U32 capacity_hi;     /* CSR: indices capacity, high 32 bits */
     FENNS_U32 cell_capacity;   /* coarse cells a grid may use; keys = cell_capacity * sections + 1 */
     FENNS_U32 chunk_shift16;   /* log2 of 16-byte elements per chunk binding */
     FENNS_U32 chunk_shift4;    /* log2 of 4-byte elements per chunk binding */
@@ -85,8 +89,8 @@ FENNS_STRUCT(fenns_push) {
 /* Written by the GPU during a build, read by every later pass. The first
  * block is the public fenns_status, byte for byte. */
 FENNS_STRUCT(fenns_gpu_params) {
-    /* fenns_status */
-    FENNS_U32 particle_count, invalid_count, total_neighbors, list_overflow;
+    /* fenns_status (total_neighbors is one u64 there) */
+    FENNS_U32 particle_count, invalid_count, total_neighbors, total_neighbors_hi, list_overflow, max_neighbors;
     FENNS_U32 dims_x, dims_y, dims_z;
     FENNS_U32 fine_x, fine_y, fine_z;
     FENNS_F32 domain_min_x, domain_min_y, domain_min_z;

@@ -131,7 +131,7 @@ void search_cell(work_item w, uint q) {
                 for (uint j = s_fine[fine_key(uvec3(x0, fy, fz))]; j < e; ++j) {
                     uvec4 c = s_candidates[j];
                     if (c.w == qi || !within_radius(qp, uintBitsToFloat(c.xyz))) continue;
-                    if (count < target.capacity) store_index(target.base + count, c.w);
+                    if (count < target.capacity) store_index(add64(target.base, count), c.w);
                     ++count;
                 }
             }

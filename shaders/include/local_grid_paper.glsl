@@ -2,7 +2,7 @@
 shared uint s_fine[FINE_CELLS];            // gridOffsets of Algorithm 3
 shared uvec4 s_queries[FENNS_MAX_WORKGROUP]; // `particles` of Algorithm 3
 shared uint s_found[FENNS_MAX_WORKGROUP];    // neighbours found per query slot
-shared uint s_base[FENNS_MAX_WORKGROUP];     // list base per query slot
+shared uvec2 s_base[FENNS_MAX_WORKGROUP];    // list base (u64) per query slot
 shared uint s_room[FENNS_MAX_WORKGROUP];     // list capacity per query slot
 
 // Algorithm 4: the queries in the 27 fine cells around a candidate.
@@ -22,7 +22,7 @@ void lookup_neighbor_cells(uvec4 candidate, ivec3 d) {
             uvec4 query = s_queries[slot];
             if (query.w == candidate.w || !within_radius(uintBitsToFloat(query.xyz), p)) continue;
             uint k = atomicAdd(s_found[slot], 1u);
-            if (k < s_room[slot]) store_index(s_base[slot] + k, candidate.w);
+            if (k < s_room[slot]) store_index(add64(s_base[slot], k), candidate.w);
         }
     }
 }

@@ -38,3 +38,25 @@ uint workgroup_exclusive_scan(uint v, out uint total) {
         }                                                                          \
         barrier();                                                                 \
     }
+
+// The same over u64 values (uvec2, see u64.glsl): four scans of 16-bit
+// digits, whose sums over a workgroup (< 256 * 2^16) cannot wrap, put back
+// together with carries.
+uvec2 shifted64(uint x, uint digit) { // x << (16 * digit) as u64
+    if (digit == 0u) return uvec2(x, 0u);
+    if (digit == 1u) return uvec2(x << 16u, x >> 16u);
+    if (digit == 2u) return uvec2(0u, x);
+    return uvec2(0u, x << 16u);
+}
+uvec2 workgroup_exclusive_scan64(uvec2 v, out uvec2 total) {
+    uvec2 run = uvec2(0u);
+    total = uvec2(0u);
+    for (uint d = 0u; d < 4u; ++d) {
+        uint digit = ((d < 2u ? v.x : v.y) >> (16u * (d & 1u))) & 0xFFFFu;
+        uint digit_total;
+        uint digit_run = workgroup_exclusive_scan(digit, digit_total);
+        run = add64(run, shifted64(digit_run, d));
+        total = add64(total, shifted64(digit_total, d));
+    }
+    return run;
+}

@@ -49,34 +49,53 @@ bool neighbour_cell(uvec3 center, uint k, out uint key) {
 
 // Where list entries of query i go, and whether they fit.
 struct list_target {
-    uint base;
+    uvec2 base;    // u64 entry index of the list's first entry
     uint capacity; // entries that may be written
 };
 
 list_target list_target_of(uint i) {
     list_target t;
-    t.base = 0u;
+    t.base = uvec2(0u);
     t.capacity = 0u;
     if (pc.mode == FENNS_MODE_FIXED) {
-        t.base = i * pc.capacity;
+        t.base = mul64(i, pc.capacity);
         t.capacity = pc.capacity;
     } else if (pc.mode == FENNS_MODE_CSR) {
         t.base = offsets[i];
-        uint end = offsets[i + 1u];
-        t.capacity = end <= pc.capacity ? end - t.base : 0u;
+        uvec2 end = offsets[i + 1u];
+        t.capacity = le64(end, uvec2(pc.capacity, pc.capacity_hi)) ? sub64(end, t.base).x : 0u;
     }
     return t;
 }
 
-// A list that did not fit counts as one overflow; counts and totals.
+// A list that did not fit counts as one overflow; counts.
 void finish_query(uint i, uint count, list_target t) {
     if (pc.mode != FENNS_MODE_CSR) counts[i] = count;
     if (pc.mode != FENNS_MODE_COUNT && count > t.capacity) atomicAdd(prm.list_overflow, 1u);
 }
 
+void add_to_total(uint v) {
+    uint before = atomicAdd(prm.total_neighbors, v);
+    if (before + v < before) atomicAdd(prm.total_neighbors_hi, 1u);
+}
+
+// The u64 total: sums added to the low word, each wrap carried into the
+// high word (the carries add up to the same total in any order). One
+// atomic per subgroup, unless its sum could pass 2^32.
 void add_total(uint count) {
-    uint total = subgroupAdd(count);
-    if (pc.mode != FENNS_MODE_CSR && subgroupElect() && total != 0u) atomicAdd(prm.total_neighbors, total);
-    if (pc.mode == FENNS_MODE_CSR && linear_workgroup() == 0u && gl_LocalInvocationIndex == 0u)
-        prm.total_neighbors = offsets[pc.n];
+    uint longest = subgroupMax(count);
+    bool small = longest <= 0xFFFFFFFFu / gl_SubgroupSize;
+    uint total = subgroupAdd(small ? count : 0u);
+    if (pc.mode != FENNS_MODE_CSR) {
+        if (subgroupElect() && longest != 0u) {
+            if (total != 0u) add_to_total(total);
+            atomicMax(prm.max_neighbors, longest); // the longest list, for sizing fixed capacities
+        }
+        if (!small && count != 0u) add_to_total(count);
+    }
+    if (pc.mode == FENNS_MODE_CSR && linear_workgroup() == 0u && gl_LocalInvocationIndex == 0u) {
+        uvec2 m = offsets[pc.n];
+        prm.total_neighbors = m.x;
+        prm.total_neighbors_hi = m.y;
+    }
 }

@@ -87,17 +87,15 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     if (!out || (out & ~known)) bad = "outputs is 0 or has unknown bits";
     else if ((out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_FIXED)) bad = "CSR and FIXED outputs are exclusive";
     else if (!range_ok(&info->counts, bytes_n) || !aligned(p, info->counts.offset)) bad = "counts range is null, misaligned or smaller than 4*n bytes";
-    else if ((out & FENNS_OUTPUT_CSR) && (!range_ok(&info->offsets, 4u * ((VkDeviceSize)n + 1u)) || !aligned(p, info->offsets.offset)))
-        bad = "offsets range is null, misaligned or smaller than 4*(n+1) bytes";
+    else if ((out & FENNS_OUTPUT_CSR) && (!range_ok(&info->offsets, 8u * ((VkDeviceSize)n + 1u)) || !aligned(p, info->offsets.offset)))
+        bad = "offsets range is null, misaligned or smaller than 8*(n+1) bytes";
     else if ((out & (FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED)) && (!range_ok(&info->indices, 4u) || !aligned(p, info->indices.offset)))
         bad = "indices range is null, misaligned or empty";
     else if ((out & FENNS_OUTPUT_FIXED) && info->fixed_capacity == 0) bad = "fixed_capacity is 0";
-    else if ((out & FENNS_OUTPUT_FIXED) && ((uint64_t)n * info->fixed_capacity > UINT32_MAX ||
-                                            info->indices.range < 4u * (VkDeviceSize)n * info->fixed_capacity))
-        bad = "indices range is smaller than 4*n*fixed_capacity bytes (or n*capacity >= 2^32)";
-    else if ((out & (FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED)) &&
-             info->indices.range > ((VkDeviceSize)FENNS_CHUNKS << (p->plan.chunk_shift4 + 2u)))
-        bad = "indices range exceeds what four storage-buffer bindings address";
+    else if ((out & FENNS_OUTPUT_FIXED) && info->indices.range < 4u * (VkDeviceSize)n * info->fixed_capacity)
+        bad = "indices range is smaller than 4*n*fixed_capacity bytes";
+    else if ((out & (FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED)) && info->indices.range / 4u > p->ctx->limits.max_list_entries)
+        bad = "indices range exceeds fenns_device_limits.max_list_entries";
     if (bad) {
         fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search: %s; nothing recorded", bad);
         return;

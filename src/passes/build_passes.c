@@ -24,12 +24,12 @@ void fenns__bind_positions(fenns_bindings *b, const fenns_pipeline p, const fenn
         return;
     }
     fenns__bind_chunked(b, FENNS_BINDING_POSITIONS, f->positions.buffer, f->positions.offset,
-                        16u * (VkDeviceSize)f->n, p->plan.chunk_shift16, 16);
+                        16u * (VkDeviceSize)f->n, p->plan.chunk_shift16, 16, FENNS_CHUNKS);
 }
 
 void fenns__bind_sorted(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f) {
     fenns__bind_chunked(b, FENNS_BINDING_SORTED, f->scratch.buffer, f->scratch.offset + f->layout.sorted.offset,
-                        f->layout.sorted.size, p->plan.chunk_shift16, 16);
+                        f->layout.sorted.size, p->plan.chunk_shift16, 16, FENNS_CHUNKS);
 }
 
 static VkDeviceSize scratch_at(const fenns_frame *f, fenns_region r, size_t field_offset) {

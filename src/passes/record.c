@@ -8,9 +8,9 @@ void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceS
 }
 
 void fenns__bind_chunked(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
-                         VkDeviceSize bytes, uint32_t shift, uint32_t element) {
+                         VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks) {
     VkDeviceSize chunk = (VkDeviceSize)element << shift;
-    for (uint32_t c = 0; c < FENNS_CHUNKS; ++c) {
+    for (uint32_t c = 0; c < chunks; ++c) {
         VkDeviceSize start = (VkDeviceSize)c * chunk;
         /* Chunks past the end repeat the first one: the shader never reads
          * them, but a pushed descriptor must be valid. */

@@ -5,10 +5,14 @@
 #include "passes.h"
 
 void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    /* total_neighbors and list_overflow belong to one search. */
+    /* total_neighbors (u64), list_overflow and max_neighbors belong to one search. */
     p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer,
                                f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, total_neighbors),
-                               2u * sizeof(uint32_t), 0u);
+                               4u * sizeof(uint32_t), 0u);
+}
+
+int fenns__lists_fit_one_binding(fenns_pipeline p, const fenns_outputs *o) {
+    return o->indices.range / 4u <= (UINT64_C(1) << p->plan.chunk_shift4);
 }
 
 static void bind_outputs(fenns_bindings *b, fenns_pipeline p, const fenns_outputs *o, uint32_t mode) {
@@ -19,7 +23,7 @@ static void bind_outputs(fenns_bindings *b, fenns_pipeline p, const fenns_output
     const fenns_buffer_range *indices = mode == FENNS_MODE_COUNT ? &o->counts : &o->indices;
     fenns__bind(b, FENNS_BINDING_OFFSETS, offsets->buffer, offsets->offset, offsets->range);
     fenns__bind_chunked(b, FENNS_BINDING_INDICES, indices->buffer, indices->offset, indices->range,
-                        p->plan.chunk_shift4, 4);
+                        p->plan.chunk_shift4, 4, FENNS_INDEX_CHUNKS);
 }
 
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
@@ -32,30 +36,34 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     bind_outputs(&b, p, o, mode);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = mode;
-    pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity
-                : mode == FENNS_MODE_CSR ? (uint32_t)(o->indices.range / 4u > UINT32_MAX ? UINT32_MAX : o->indices.range / 4u)
-                : 0u;
+    VkDeviceSize entries = o->indices.range / 4u;
+    pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity : mode == FENNS_MODE_CSR ? (uint32_t)entries : 0u;
+    pc.capacity_hi = mode == FENNS_MODE_CSR ? (uint32_t)(entries >> 32) : 0u;
     /* One workgroup per work item, as the build's last pass counted them. */
-    fenns__dispatch_indirect(cmd, p, FENNS_PASS_search, &b, &pc, f->scratch.buffer,
+    fenns__dispatch_indirect(cmd, p, fenns__lists_fit_one_binding(p, o) ? FENNS_PASS_search : FENNS_PASS_search_wide,
+                             &b, &pc, f->scratch.buffer,
                              f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
 }
 
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
-    fenns__record_scan(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, o->counts.buffer,
-                       o->counts.offset, o->offsets.buffer, o->offsets.offset, f->n, f->n + 1u);
+    fenns__record_scan64(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, o->counts.buffer,
+                         o->counts.offset, o->offsets.buffer, o->offsets.offset, f->n, f->n + 1u);
 }
 
 void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
     fenns_bindings b = {0};
     fenns__bind(&b, FENNS_BINDING_OFFSETS, o->offsets.buffer, o->offsets.offset, o->offsets.range);
     fenns__bind_chunked(&b, FENNS_BINDING_INDICES, o->indices.buffer, o->indices.offset, o->indices.range,
-                        p->plan.chunk_shift4, 4);
+                        p->plan.chunk_shift4, 4, FENNS_INDEX_CHUNKS);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.capacity = (uint32_t)(o->indices.range / 4u > UINT32_MAX ? UINT32_MAX : o->indices.range / 4u);
+    VkDeviceSize entries = o->indices.range / 4u;
+    pc.capacity = (uint32_t)entries;
+    pc.capacity_hi = (uint32_t)(entries >> 32);
     /* Lists per workgroup: about 64 entries each fill the shared sort. */
     uint32_t lists = p->plan.sort_capacity / 64u;
     if (lists > p->plan.workgroup_size) lists = p->plan.workgroup_size;
     if (lists == 0) lists = 1;
     pc.count = lists;
-    fenns__dispatch(cmd, p, FENNS_PASS_list_sort, &b, &pc, (f->n + lists - 1) / lists);
+    fenns__dispatch(cmd, p, fenns__lists_fit_one_binding(p, o) ? FENNS_PASS_list_sort : FENNS_PASS_list_sort_wide, &b,
+                    &pc, (f->n + lists - 1) / lists);
 }
