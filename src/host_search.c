@@ -272,7 +272,13 @@ static fenns_result run_search(host_run *run, const fenns_host_search_info *info
         /* The lists need more room than guessed: search again into exactly
          * enough (the build stays valid). */
         capacity = status.total_neighbors ? status.total_neighbors : 1u;
-        if (capacity > max_capacity) return FENNS_ERROR_TOO_LARGE;
+        if (capacity > max_capacity) {
+            fenns__log(ctx, FENNS_LOG_ERROR,
+                       "fenns_host_search: the lists need %llu entries (%.1f GiB); this device binds at most %llu",
+                       (unsigned long long)capacity, (double)capacity * 4.0 / 1073741824.0,
+                       (unsigned long long)max_capacity);
+            return FENNS_ERROR_TOO_LARGE;
+        }
         r = make_list_buffers(run, n, capacity, lists, &rl);
         if (r == VK_SUCCESS) r = vk->vkResetCommandBuffer(run->cmd, 0);
         if (r == VK_SUCCESS) r = begin(run);

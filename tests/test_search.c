@@ -463,6 +463,38 @@ static void run_extremes(void) {
     s.xyz[0] = s.xyz[1] = s.xyz[2] = 1e5f;
     check_cluster_spans_cells(&s, 100.0f);
     free(s.xyz);
+
+    /* More than 2^32 pairs, counted: 256 clusters of 4100 coincident
+     * particles, 100 apart. The 64-bit total and its carries (run_huge
+     * writes lists that large where a GPU can bind them). Clusters of more
+     * than ~10^4 coincident particles would meet llvmpipe's limit of 65535
+     * loop iterations per invocation (see README). */
+    enum { CLUSTERS = 256, CLUSTER = 4100 };
+    scene_init(&s, "256x4100-coincident", CLUSTERS * CLUSTER);
+    for (uint32_t i = 0; i < s.n; ++i) {
+        uint32_t c = i / CLUSTER;
+        s.xyz[3 * i] = 100.0f * (float)(c % 8u), s.xyz[3 * i + 1] = 100.0f * (float)(c / 8u % 8u);
+        s.xyz[3 * i + 2] = 100.0f * (float)(c / 64u);
+    }
+    s.radius = 0.5f;
+    uint64_t pairs = (uint64_t)s.n * (CLUSTER - 1u);
+    fenns_host_search_info info = host_info_for(&s);
+    info.counts_only = 1;
+    fenns_host_csr csr;
+    fenns_result r = fenns_host_search(g_gpu.context, &info, &csr);
+    CHECK(r == FENNS_SUCCESS, "%s: %s", s.name, fenns_result_string(r));
+    if (r == FENNS_SUCCESS) {
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < s.n; ++i) bad += csr.counts[i] != CLUSTER - 1u;
+        CHECK(bad == 0 && csr.total == pairs && csr.status.total_neighbors == pairs && csr.status.max_neighbors == CLUSTER - 1u,
+              "%s: %u counts wrong, total %llu (status %llu, longest %u), expected %llu", s.name, bad,
+              (unsigned long long)csr.total, (unsigned long long)csr.status.total_neighbors, csr.status.max_neighbors,
+              (unsigned long long)pairs);
+        printf("  %-22s n=%-8u m=%llu (%.3f x 2^32) counted in %.0f ms\n", s.name, s.n, (unsigned long long)csr.total,
+               (double)csr.total / 4294967296.0, csr.search_ms);
+    }
+    fenns_host_csr_free(g_gpu.context, &csr);
+    free(s.xyz);
 }
 
 /* 2^26+ particles whose CSR lists hold more than 2^32 entries (17 GiB):
