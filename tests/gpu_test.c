@@ -401,3 +401,18 @@ VkResult fenns_test_download(fenns_test_gpu *g, const fenns_test_buffer *src, Vk
     }
     return staged_copy(g, src->buffer, offset, NULL, data, size);
 }
+
+fenns_result fenns_test_host_total(const fenns_test_gpu *g, fenns_context ctx, const float *xyz, uint32_t n,
+                                   float radius, uint64_t *total) {
+    fenns_host_search_info info;
+    memset(&info, 0, sizeof info);
+    info.radius = radius;
+    info.positions = xyz;
+    info.particle_count = n;
+    info.queue = g->queue;
+    fenns_host_csr csr;
+    fenns_result r = fenns_host_search(ctx, &info, &csr);
+    if (r == FENNS_SUCCESS) *total = csr.total;
+    fenns_host_csr_free(ctx, &csr);
+    return r;
+}

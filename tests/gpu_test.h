@@ -115,6 +115,12 @@ VkResult fenns_test_submit(fenns_test_gpu *g, VkCommandBuffer cmd);
  * before mapping outputs or starting the next pass of its own. */
 void fenns_test_cmd_barrier(VkCommandBuffer cmd);
 
+/* fenns_host_search of xyz (3 floats a point) at `radius` on `ctx`, which may
+ * be another context than g->context (the failure-injection tests make
+ * their own); *total is the list entries found. */
+fenns_result fenns_test_host_total(const fenns_test_gpu *g, fenns_context ctx, const float *xyz, uint32_t n,
+                                   float radius, uint64_t *total);
+
 /* "VK_ERROR_DEVICE_LOST" etc., for messages. */
 const char *fenns_test_vk_result_name(VkResult result);
 

@@ -66,16 +66,7 @@ static void *reallocate(void *user, void *original, size_t size, size_t alignmen
 static fenns_test_gpu g;
 
 static fenns_result search_once(fenns_context ctx, const float *xyz, uint32_t n, uint64_t *total) {
-    fenns_host_search_info info = {0};
-    info.radius = 0.3f;
-    info.positions = xyz;
-    info.particle_count = n;
-    info.queue = g.queue;
-    fenns_host_csr csr;
-    fenns_result r = fenns_host_search(ctx, &info, &csr);
-    if (r == FENNS_SUCCESS) *total = csr.total;
-    fenns_host_csr_free(ctx, &csr);
-    return r;
+    return fenns_test_host_total(&g, ctx, xyz, n, 0.3f, total);
 }
 
 int main(void) {

@@ -181,16 +181,7 @@ static fenns_test_gpu g;
  * fenns_host_search grow the lists and search a second time, so the
  * injection also reaches that path. */
 static fenns_result search_once(fenns_context ctx, const float *xyz, uint32_t n, uint64_t *total) {
-    fenns_host_search_info info = {0};
-    info.radius = 1.0f;
-    info.positions = xyz;
-    info.particle_count = n;
-    info.queue = g.queue;
-    fenns_host_csr csr;
-    fenns_result r = fenns_host_search(ctx, &info, &csr);
-    if (r == FENNS_SUCCESS) *total = csr.total;
-    fenns_host_csr_free(ctx, &csr);
-    return r;
+    return fenns_test_host_total(&g, ctx, xyz, n, 1.0f, total);
 }
 
 static long run_faults(const fenns_context_create_info *ci, fault kind, fenns_result expected_result,
