@@ -7,6 +7,7 @@
 
 #include "context.h"
 #include "fenns_shared.h"
+#include "plan.h"
 
 _Static_assert(FENNS_BINDING_COUNT == 29, "the requirement message below names the binding count");
 
@@ -96,9 +97,7 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
     l->shared_memory_budget = shared_memory_budget && shared_memory_budget < l->max_shared_memory
                                   ? shared_memory_budget : l->max_shared_memory;
     l->max_storage_buffer_range = props.limits.maxStorageBufferRange;
-    uint32_t range_log2 = 0; /* the lists are bound as FENNS_INDEX_CHUNKS power-of-two pieces */
-    while (range_log2 < 63 && (UINT64_C(1) << (range_log2 + 1)) <= l->max_storage_buffer_range) ++range_log2;
-    l->max_list_entries = (uint64_t)FENNS_INDEX_CHUNKS << (range_log2 - 2u);
+    l->max_list_entries = fenns_plan_max_list_entries(l->max_storage_buffer_range);
     l->max_workgroup_invocations = props.limits.maxComputeWorkGroupInvocations;
     memcpy(l->max_workgroup_count, props.limits.maxComputeWorkGroupCount, sizeof l->max_workgroup_count);
     l->min_storage_buffer_offset_alignment = props.limits.minStorageBufferOffsetAlignment;

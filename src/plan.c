@@ -136,11 +136,11 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     /* Chunked bindings: each at most maxStorageBufferRange, a power of two. */
     uint32_t range_log2 = floor_pow2_u64(limits->max_storage_buffer_range);
     out->chunk_shift16 = range_log2 - 4u;
-    out->chunk_shift4 = range_log2 - 2u;
+    out->chunk_shift4 = range_log2 - 2u; /* as fenns_plan_max_list_entries counts them */
     /* Single-binding arrays (u32 permutation and counts, u64 offsets n+1) bound n. */
-    uint64_t by_u32 = limits->max_storage_buffer_range / 8u - 1u;
+    uint64_t by_binding = limits->max_storage_buffer_range / 8u - 1u;
     uint64_t by_vec4 = (uint64_t)FENNS_CHUNKS << out->chunk_shift16;
-    uint64_t addressable = by_u32 < by_vec4 ? by_u32 : by_vec4;
+    uint64_t addressable = by_binding < by_vec4 ? by_binding : by_vec4;
     if (addressable > INT32_MAX) addressable = INT32_MAX;
     out->max_particles_addressable = addressable;
     if (info->max_particles > addressable) return FENNS_ERROR_TOO_LARGE;
@@ -148,6 +148,10 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     if (out->user_domain)
         fenns_plan_coarse_dims(out, out->domain_min, out->domain_max, out->coarse_dims, out->table_dims);
     return FENNS_SUCCESS;
+}
+
+uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range) {
+    return (uint64_t)FENNS_INDEX_CHUNKS << (floor_pow2_u64(max_storage_buffer_range) - 2u);
 }
 
 uint32_t fenns_plan_scan_block(const fenns_plan *plan) { return plan->workgroup_size * FENNS_SCAN_ITEMS; }
@@ -183,9 +187,12 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     out->alignment = align;
 }
 
-static uint32_t dim_for(float extent, float h) {
-    float d = floorf(extent / h);
-    return (uint32_t)(d < 1.0f ? 1.0f : (d > (float)FENNS_MAX_COARSE_DIM ? (float)FENNS_MAX_COARSE_DIM : d));
+/* Coarse dimensions for cell edge h, each axis capped (dims_for in grid_setup.comp). */
+static void dims_for(const float extent[3], float h, uint32_t dims[3]) {
+    for (int a = 0; a < 3; ++a) {
+        float d = floorf(extent[a] / h);
+        dims[a] = (uint32_t)(d < 1.0f ? 1.0f : (d > (float)FENNS_MAX_COARSE_DIM ? (float)FENNS_MAX_COARSE_DIM : d));
+    }
 }
 
 static int dims_fit(const uint32_t d[3], uint32_t capacity) {
@@ -212,16 +219,16 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
         float by_density = cbrtf(occupied_volume * (float)plan->cell_occupancy / (float)plan->max_particles);
         h = fmaxf(h, fminf(by_density, widest));
     }
-    for (int a = 0; a < 3; ++a) dims[a] = dim_for(extent[a], h);
+    dims_for(extent, h, dims);
     if (!dims_fit(dims, plan->cell_capacity)) {
         float lo = h, hi = fminf(fmaxf(fmaxf(extent[0], fmaxf(extent[1], extent[2])), h) * 2.0f, 2.0f * FENNS_MAX_EXTENT);
         for (int it = 0; it < 64; ++it) {
             float mid = 0.5f * (lo + hi);
-            for (int a = 0; a < 3; ++a) dims[a] = dim_for(extent[a], mid);
+            dims_for(extent, mid, dims);
             if (dims_fit(dims, plan->cell_capacity)) hi = mid; else lo = mid;
         }
         h = fminf(hi, widest);
-        for (int a = 0; a < 3; ++a) dims[a] = dim_for(extent[a], h);
+        dims_for(extent, h, dims);
     }
     memcpy(table, dims, 3 * sizeof *table);
     if (!dims_fit(dims, plan->cell_capacity)) {

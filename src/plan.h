@@ -71,6 +71,10 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
 
 void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_scratch_plan *out);
 
+/* List entries one search can address: FENNS_INDEX_CHUNKS bindings of the
+ * largest power of two <= maxStorageBufferRange bytes (chunk_shift4). */
+uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range);
+
 /* Elements one workgroup of the device-wide scan handles, and the scratch
  * bytes its block sums need for a scan of `count` elements. */
 uint32_t fenns_plan_scan_block(const fenns_plan *plan);

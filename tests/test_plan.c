@@ -91,6 +91,12 @@ static void check_limits(void) {
     CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS, "2^28 refused on a 4 GiB range");
 }
 
+/* The lists: FENNS_INDEX_CHUNKS bindings of the largest power of two <= the range. */
+static void check_max_list_entries(void) {
+    CHECK(fenns_plan_max_list_entries(UINT64_C(4294967295)) == (uint64_t)FENNS_INDEX_CHUNKS << 29, "4 GiB - 1 range");
+    CHECK(fenns_plan_max_list_entries(UINT64_C(134217728)) == (uint64_t)FENNS_INDEX_CHUNKS << 25, "128 MiB range");
+}
+
 static void check_scratch(void) {
     fenns_pipeline_create_info i = info_for(0.5f, 1000000);
     fenns_plan p;
@@ -164,6 +170,7 @@ int main(void) {
     check_fits("mobile", &mobile, FENNS_METHOD_FENNS_PAPER);
     check_fits("desktop", &desktop, FENNS_METHOD_FENNS);
     check_limits();
+    check_max_list_entries();
     check_scratch();
     float z[3] = {0, 0, 0}, s180[3] = {180, 180, 180}, flat[3] = {100, 100, 0.001f};
     float big_lo[3] = {-1e3f, -1e3f, -1e3f}, big_hi[3] = {1e3f, 1e3f, 1e3f};

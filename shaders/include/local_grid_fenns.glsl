@@ -25,7 +25,7 @@ void gather_ranges(uvec3 center, work_item w) {
         } else if (neighbour_cell(center, k, key)) {
             ivec3 d = neighbour_offset(k);
             uvec3 lo = uvec3(mix(mix(ivec3(0), ivec3(2), equal(d, ivec3(-1))), ivec3(0), equal(d, ivec3(1))));
-            uvec3 hi = uvec3(mix(mix(ivec3(2), ivec3(2), equal(d, ivec3(-1))), ivec3(0), equal(d, ivec3(1))));
+            uvec3 hi = uvec3(mix(ivec3(2), ivec3(0), equal(d, ivec3(1))));
             uint base = key * FENNS_SECTIONS_ZONES, last_end_key = 0xFFFFFFFFu;
             for (uint zx = lo.x; zx <= hi.x; ++zx)
             for (uint zy = lo.y; zy <= hi.y; ++zy) {

@@ -40,8 +40,6 @@ typedef struct fenns_outputs {
 void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
                         uint32_t mode);
-/* Whether the indices range fits the first binding (the one-store variants). */
-int fenns__lists_fit_one_binding(fenns_pipeline p, const fenns_outputs *o);
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
 void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
 

@@ -11,7 +11,8 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
                                4u * sizeof(uint32_t), 0u);
 }
 
-int fenns__lists_fit_one_binding(fenns_pipeline p, const fenns_outputs *o) {
+/* Whether the indices range fits the first binding (the one-store variants). */
+static int lists_fit_one_binding(fenns_pipeline p, const fenns_outputs *o) {
     return o->indices.range / 4u <= (UINT64_C(1) << p->plan.chunk_shift4);
 }
 
@@ -40,7 +41,7 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity : mode == FENNS_MODE_CSR ? (uint32_t)entries : 0u;
     pc.capacity_hi = mode == FENNS_MODE_CSR ? (uint32_t)(entries >> 32) : 0u;
     /* One workgroup per work item, as the build's last pass counted them. */
-    fenns__dispatch_indirect(cmd, p, fenns__lists_fit_one_binding(p, o) ? FENNS_PASS_search : FENNS_PASS_search_wide,
+    fenns__dispatch_indirect(cmd, p, lists_fit_one_binding(p, o) ? FENNS_PASS_search : FENNS_PASS_search_wide,
                              &b, &pc, f->scratch.buffer,
                              f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
 }
@@ -64,6 +65,6 @@ void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fr
     if (lists > p->plan.workgroup_size) lists = p->plan.workgroup_size;
     if (lists == 0) lists = 1;
     pc.count = lists;
-    fenns__dispatch(cmd, p, fenns__lists_fit_one_binding(p, o) ? FENNS_PASS_list_sort : FENNS_PASS_list_sort_wide, &b,
+    fenns__dispatch(cmd, p, lists_fit_one_binding(p, o) ? FENNS_PASS_list_sort : FENNS_PASS_list_sort_wide, &b,
                     &pc, (f->n + lists - 1) / lists);
 }
