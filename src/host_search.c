@@ -21,11 +21,15 @@ typedef struct host_run {
     VkCommandBuffer cmd;
     VkFence fence;
     VkQueryPool timestamps;
+    uint32_t search_end; /* query of the search's last timestamp */
     host_buffer upload, positions, scratch, counts, offsets, indices, readback;
     uint64_t device_bytes;
 } host_run;
 
-enum { TS_BUILD_BEGIN, TS_BUILD_END, TS_SEARCH_BEGIN, TS_COUNTED, TS_SEARCH_END, TS_COUNT };
+/* The search's own profile starts at TS_SEARCH_BEGIN: its first pass
+ * (reset + counting) ends at TS_COUNTED, its last at TS_SEARCH_BEGIN + passes. */
+enum { TS_BUILD_BEGIN, TS_BUILD_END, TS_SEARCH_BEGIN, TS_COUNTED,
+       TS_COUNT = TS_SEARCH_BEGIN + FENNS_MAX_PROFILED_PASSES + 1 };
 
 static uint32_t find_memory_type(fenns_context ctx, uint32_t bits, VkMemoryPropertyFlags want, VkMemoryPropertyFlags avoid) {
     VkPhysicalDeviceMemoryProperties mem;
@@ -139,12 +143,10 @@ static void record_search(host_run *run, uint32_t n, int lists, const readback_l
     s.counts = whole(&run->counts);
     s.offsets = whole(&run->offsets);
     s.indices = whole(&run->indices);
-    stamp(run, TS_SEARCH_BEGIN);
-    run->pipeline->timestamp_pool = run->timestamps;
-    run->pipeline->timestamp_first = TS_COUNTED;
+    fenns_profile profile = {run->timestamps, TS_SEARCH_BEGIN, 0, {0}};
+    if (run->timestamps) s.profile = &profile;
     fenns_cmd_search(run->cmd, run->pipeline, &s);
-    run->pipeline->timestamp_pool = VK_NULL_HANDLE;
-    stamp(run, TS_SEARCH_END);
+    run->search_end = TS_SEARCH_BEGIN + profile.pass_count;
     memory_barrier(run, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                    VK_ACCESS_TRANSFER_READ_BIT);
@@ -257,7 +259,7 @@ static fenns_result run_search(host_run *run, const fenns_host_search_info *info
     }
     memory_barrier(run, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                    VK_ACCESS_SHADER_READ_BIT);
-    fenns_build_info b = {n, whole(&run->positions), whole(&run->scratch)};
+    fenns_build_info b = {n, whole(&run->positions), whole(&run->scratch), NULL};
     stamp(run, TS_BUILD_BEGIN);
     fenns_cmd_build(run->cmd, run->pipeline, &b);
     stamp(run, TS_BUILD_END);
@@ -295,14 +297,14 @@ static fenns_result run_search(host_run *run, const fenns_host_search_info *info
 
     uint64_t ts[TS_COUNT] = {0};
     if (run->timestamps) {
-        r = vk->vkGetQueryPoolResults(ctx->device, run->timestamps, 0, TS_COUNT, sizeof ts, ts, sizeof ts[0],
+        r = vk->vkGetQueryPoolResults(ctx->device, run->timestamps, 0, run->search_end + 1u, sizeof ts, ts, sizeof ts[0],
                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
         if (r != VK_SUCCESS) return fenns__from_vk(r);
     }
     out->status = status;
     out->build_ms = elapsed_ms(run, ts, TS_BUILD_BEGIN, TS_BUILD_END);
-    out->search_ms = elapsed_ms(run, ts, TS_SEARCH_BEGIN, TS_SEARCH_END);
-    out->lists_ms = lists ? elapsed_ms(run, ts, TS_COUNTED, TS_SEARCH_END) : 0.0;
+    out->search_ms = elapsed_ms(run, ts, TS_SEARCH_BEGIN, (int)run->search_end);
+    out->lists_ms = lists ? elapsed_ms(run, ts, TS_COUNTED, (int)run->search_end) : 0.0;
     out->gpu_memory_bytes = run->device_bytes;
 
     out->particle_count = n;

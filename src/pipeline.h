@@ -41,10 +41,6 @@ struct fenns_pipeline_T {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkPipeline pipelines[FENNS_PASS_COUNT];
-    /* Optional timestamps inside fenns_cmd_search (host convenience only):
-     * when set, query `timestamp_first` is written after the counting pass. */
-    VkQueryPool timestamp_pool;
-    uint32_t timestamp_first;
 };
 
 /* A storage-buffer binding for vkCmdPushDescriptorSetKHR. */
@@ -78,6 +74,10 @@ void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, con
  * (a VkDispatchIndirectCommand at `args_offset`). */
 void fenns__dispatch_indirect(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
                               fenns_push *pc, VkBuffer args, VkDeviceSize args_offset);
+
+/* fenns_profile: the first timestamp, then one after each named pass. */
+void fenns__profile_begin(VkCommandBuffer cmd, fenns_pipeline p, fenns_profile *profile);
+void fenns__profile_mark(VkCommandBuffer cmd, fenns_pipeline p, fenns_profile *profile, const char *pass_name);
 
 /* Compute (and transfer) writes -> compute reads and writes. */
 void fenns__barrier(VkCommandBuffer cmd, fenns_pipeline p);

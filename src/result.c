@@ -1,4 +1,4 @@
-/* Result and method names. */
+/* Result and method names, and the profile's timestamps in milliseconds. */
 #include <fenns/fenns.h>
 #include "context.h"
 
@@ -27,4 +27,17 @@ fenns_result fenns__from_vk(VkResult result) {
     case VK_ERROR_DEVICE_LOST: return FENNS_ERROR_DEVICE_LOST;
     default: return FENNS_ERROR_VULKAN;
     }
+}
+
+fenns_result fenns_profile_pass_ms(fenns_context context, const fenns_profile *profile, const uint64_t *timestamps,
+                                   double *out_pass_ms) {
+    if (!context || !profile || !timestamps || !out_pass_ms) return FENNS_ERROR_INVALID_ARGUMENT;
+    uint32_t bits = context->timestamp_valid_bits;
+    if (bits == 0) return FENNS_ERROR_UNSUPPORTED_DEVICE;
+    uint64_t mask = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1u;
+    uint32_t passes = profile->pass_count < FENNS_MAX_PROFILED_PASSES ? profile->pass_count : FENNS_MAX_PROFILED_PASSES;
+    for (uint32_t k = 0; k < passes; ++k)
+        out_pass_ms[k] = (double)((timestamps[k + 1] - timestamps[k]) & mask) *
+                         (double)context->limits.timestamp_period_ns * 1e-6;
+    return FENNS_SUCCESS;
 }

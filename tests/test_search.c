@@ -159,7 +159,7 @@ static int run_fixed(const scene *s, uint32_t capacity, fixed_result *out) {
         VkCommandBuffer cmd;
         ok = fenns_test_begin(&g_gpu, &cmd) == VK_SUCCESS;
         if (ok) {
-            fenns_build_info b = {s->n, fenns_test_range(&pos, 0, VK_WHOLE_SIZE), fenns_test_range(&scratch, 0, req.size)};
+            fenns_build_info b = {s->n, fenns_test_range(&pos, 0, VK_WHOLE_SIZE), fenns_test_range(&scratch, 0, req.size), NULL};
             fenns_cmd_build(cmd, p, &b);
             fenns_cmd_build_to_search_barrier(cmd, p);
             fenns_search_info si = {0};

@@ -236,11 +236,37 @@ typedef struct fenns_status {
 /* Recording                                                                */
 /* ------------------------------------------------------------------------ */
 
+/* Per-pass GPU timestamps, for profilers and `fenns bench --passes`.
+ * Point fenns_build_info.profile or fenns_search_info.profile at one and
+ * fenns writes a timestamp (BOTTOM_OF_PIPE) before its first pass and after
+ * each pass: pass k took timestamps[k + 1] - timestamps[k]. Queries
+ * first_query .. first_query + FENNS_MAX_PROFILED_PASSES must exist in
+ * query_pool (VK_QUERY_TYPE_TIMESTAMP) and be reset by the caller before the
+ * command buffer runs. fenns_profile_pass_ms turns them into milliseconds.
+ * No profile (the default): no timestamps, no cost. */
+#define FENNS_MAX_PROFILED_PASSES 15
+typedef struct fenns_profile {
+    VkQueryPool query_pool;
+    uint32_t first_query;
+    /* Written by fenns_cmd_* when it records: */
+    uint32_t pass_count;  /* passes timed: pass_count + 1 timestamps written */
+    const char *pass_names[FENNS_MAX_PROFILED_PASSES]; /* static strings, e.g. "coarse count" */
+} fenns_profile;
+
+/* Milliseconds of each of the profile's passes from its pass_count + 1
+ * timestamps (as read with vkGetQueryPoolResults, 64-bit), using the
+ * device's timestampPeriod and timestampValidBits.
+ * Errors: FENNS_ERROR_INVALID_ARGUMENT (null argument), FENNS_ERROR_UNSUPPORTED_DEVICE
+ *         (the context's queue family writes no timestamps). */
+fenns_result fenns_profile_pass_ms(fenns_context context, const fenns_profile *profile,
+                                   const uint64_t *timestamps, double *out_pass_ms);
+
 typedef struct fenns_build_info {
     uint32_t particle_count;        /* <= max_particles; 0 is allowed */
     fenns_buffer_range positions;   /* vec4 per particle (xyz used, w ignored), 16*n bytes;
                                        may exceed maxStorageBufferRange */
     fenns_buffer_range scratch;     /* see fenns_pipeline_get_scratch_requirements */
+    fenns_profile *profile;         /* 0: none; else per-pass timestamps (see fenns_profile) */
 } fenns_build_info;
 
 /* Sorts the particles into the coarse grid (paper Algorithms 1-2).
@@ -264,6 +290,11 @@ typedef enum fenns_output_flag_bits {
     FENNS_OUTPUT_FIXED = 0x4,  /* indices[i*capacity + k], k < min(count, capacity); implies COUNTS */
     FENNS_OUTPUT_SORTED_LISTS = 0x8, /* with CSR: each list ascending by original index
                                         (an extra pass; FIXED lists keep search order) */
+    FENNS_OUTPUT_COUNTS_READY = 0x10, /* with CSR: `counts` already holds this build's
+                                         counts (a COUNTS search on the same build, whose
+                                         writes the caller made visible to compute reads),
+                                         so the counting pass is skipped: size the lists
+                                         from fenns_status.total_neighbors, then fill them */
     FENNS_OUTPUT_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } fenns_output_flag_bits;
 typedef uint32_t fenns_output_flags;
@@ -281,6 +312,7 @@ typedef struct fenns_search_info {
                                      FENNS_INDEX_CHUNKS times it, rounded down
                                      to a power of two: see fenns_device_limits). */
     uint32_t fixed_capacity;      /* FIXED: entries per particle */
+    fenns_profile *profile;       /* 0: none; else per-pass timestamps (see fenns_profile) */
 } fenns_search_info;
 
 /* Searches every particle's neighbours (paper Algorithms 3-4 or the query-driven

@@ -37,39 +37,45 @@ void fenns_cmd_build(VkCommandBuffer cmd, fenns_pipeline p, const fenns_build_in
     fenns__frame_init(&f, p, info->particle_count, &info->positions, &info->scratch);
     int deterministic = p->plan.method == FENNS_METHOD_FENNS;
 
+    fenns_profile *prof = info->profile;
+    fenns__profile_begin(cmd, p, prof);
     fenns__pass_clear(cmd, p, &f);
     fenns__barrier(cmd, p);
+    fenns__profile_mark(cmd, p, prof, "clear");
     if (!p->plan.user_domain) {
         fenns__pass_domain_reduce(cmd, p, &f);
         fenns__barrier(cmd, p);
+        fenns__profile_mark(cmd, p, prof, "domain reduce");
     }
     fenns__pass_grid_setup(cmd, p, &f);
     fenns__barrier(cmd, p);
+    fenns__profile_mark(cmd, p, prof, "grid setup");
     fenns__pass_coarse_count(cmd, p, &f);  /* Algorithm 1 */
     fenns__barrier(cmd, p);
+    fenns__profile_mark(cmd, p, prof, "coarse count");
     fenns__pass_cell_scan(cmd, p, &f);
     fenns__barrier(cmd, p);
+    fenns__profile_mark(cmd, p, prof, "cell scan");
     fenns__pass_cell_cursors(cmd, p, &f);
     fenns__barrier(cmd, p);
+    fenns__profile_mark(cmd, p, prof, "cell cursors");
     fenns__pass_reorder(cmd, p, &f, !deterministic); /* Algorithm 2 */
     fenns__barrier(cmd, p);
+    fenns__profile_mark(cmd, p, prof, "reorder");
     if (deterministic) {
         fenns__pass_section_sort(cmd, p, &f);
         fenns__barrier(cmd, p);
+        fenns__profile_mark(cmd, p, prof, "section sort");
         fenns__pass_gather(cmd, p, &f);
         fenns__barrier(cmd, p);
+        fenns__profile_mark(cmd, p, prof, "gather");
     }
     fenns__pass_search_work(cmd, p, &f);
+    fenns__profile_mark(cmd, p, prof, "search work");
 }
 
 void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline p) {
     if (p && cmd) fenns__barrier(cmd, p);
-}
-
-static void timestamp(VkCommandBuffer cmd, fenns_pipeline p, uint32_t which) {
-    if (p->timestamp_pool)
-        p->ctx->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, p->timestamp_pool,
-                                       p->timestamp_first + which);
 }
 
 void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_info *info) {
@@ -83,9 +89,11 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     fenns_output_flags out = info->outputs;
     const char *bad = NULL;
     const VkDeviceSize bytes_n = 4u * (VkDeviceSize)(n ? n : 1u);
-    const fenns_output_flags known = FENNS_OUTPUT_COUNTS | FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED | FENNS_OUTPUT_SORTED_LISTS;
+    const fenns_output_flags known = FENNS_OUTPUT_COUNTS | FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED | FENNS_OUTPUT_SORTED_LISTS |
+                                      FENNS_OUTPUT_COUNTS_READY;
     if (!out || (out & ~known)) bad = "outputs is 0 or has unknown bits";
     else if ((out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_FIXED)) bad = "CSR and FIXED outputs are exclusive";
+    else if ((out & FENNS_OUTPUT_COUNTS_READY) && !(out & FENNS_OUTPUT_CSR)) bad = "COUNTS_READY needs CSR";
     else if (!range_ok(&info->counts, bytes_n) || !aligned(p, info->counts.offset)) bad = "counts range is null, misaligned or smaller than 4*n bytes";
     else if ((out & FENNS_OUTPUT_CSR) && (!range_ok(&info->offsets, 8u * ((VkDeviceSize)n + 1u)) || !aligned(p, info->offsets.offset)))
         bad = "offsets range is null, misaligned or smaller than 8*(n+1) bytes";
@@ -104,22 +112,30 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     fenns__frame_init(&f, p, n, &info->positions, &info->scratch);
     fenns_outputs o = {info->counts, info->offsets, info->indices, info->fixed_capacity};
 
-    fenns__pass_reset_status(cmd, p, &f);
+    fenns_profile *prof = info->profile;
+    int counts_ready = (out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_COUNTS_READY);
+    fenns__profile_begin(cmd, p, prof);
+    fenns__pass_reset_status(cmd, p, &f, counts_ready);
     fenns__barrier(cmd, p);
     if (out & FENNS_OUTPUT_FIXED) {
         fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_FIXED);
-        timestamp(cmd, p, 0);
+        fenns__profile_mark(cmd, p, prof, "search (fixed lists)");
         return;
     }
-    fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_COUNT);
-    timestamp(cmd, p, 0);
-    if (!(out & FENNS_OUTPUT_CSR)) return;
-    fenns__barrier(cmd, p);
+    if (!counts_ready) {
+        fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_COUNT);
+        fenns__profile_mark(cmd, p, prof, "search (counts)");
+        if (!(out & FENNS_OUTPUT_CSR)) return;
+        fenns__barrier(cmd, p);
+    }
     fenns__pass_offsets_scan(cmd, p, &f, &o);
     fenns__barrier(cmd, p);
+    fenns__profile_mark(cmd, p, prof, "offsets scan");
     fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_CSR);
+    fenns__profile_mark(cmd, p, prof, "search (fill lists)");
     if (out & FENNS_OUTPUT_SORTED_LISTS) {
         fenns__barrier(cmd, p);
         fenns__pass_list_sort(cmd, p, &f, &o);
+        fenns__profile_mark(cmd, p, prof, "list sort");
     }
 }

@@ -86,3 +86,20 @@ void fenns__barrier(VkCommandBuffer cmd, fenns_pipeline p) {
     VkPipelineStageFlags dst = src | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
     p->ctx->vk.vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &barrier, 0, NULL, 0, NULL);
 }
+
+/* Profiling: a timestamp before the first pass and after every pass, all at
+ * BOTTOM_OF_PIPE, so each difference is one pass (passes are separated by
+ * barriers). Nothing is recorded without a profile. */
+void fenns__profile_begin(VkCommandBuffer cmd, fenns_pipeline p, fenns_profile *profile) {
+    if (!profile) return;
+    profile->pass_count = 0;
+    p->ctx->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, profile->query_pool,
+                                   profile->first_query);
+}
+
+void fenns__profile_mark(VkCommandBuffer cmd, fenns_pipeline p, fenns_profile *profile, const char *pass_name) {
+    if (!profile || profile->pass_count >= FENNS_MAX_PROFILED_PASSES) return;
+    profile->pass_names[profile->pass_count++] = pass_name;
+    p->ctx->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, profile->query_pool,
+                                   profile->first_query + profile->pass_count);
+}

@@ -4,11 +4,13 @@
 
 #include "passes.h"
 
-void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    /* total_neighbors (u64), list_overflow and max_neighbors belong to one search. */
-    p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer,
-                               f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, total_neighbors),
-                               4u * sizeof(uint32_t), 0u);
+void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready) {
+    /* total_neighbors (u64), list_overflow and max_neighbors belong to one
+     * search; with the counts ready, the total and the longest list are the
+     * counting search's (the fill rewrites the total from the offsets). */
+    VkDeviceSize at = counts_ready ? offsetof(fenns_gpu_params, list_overflow) : offsetof(fenns_gpu_params, total_neighbors);
+    VkDeviceSize size = counts_ready ? sizeof(uint32_t) : 4u * sizeof(uint32_t);
+    p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer, f->scratch.offset + f->layout.params.offset + at, size, 0u);
 }
 
 /* Whether the indices range fits the first binding (the one-store variants). */
