@@ -143,7 +143,7 @@ static void record_search(host_run *run, uint32_t n, int lists, const readback_l
     s.counts = whole(&run->counts);
     s.offsets = whole(&run->offsets);
     s.indices = whole(&run->indices);
-    fenns_profile profile = {run->timestamps, TS_SEARCH_BEGIN, 0, {0}};
+    fenns_profile profile = {run->timestamps, TS_SEARCH_BEGIN, 0, {0}, {0}};
     if (run->timestamps) s.profile = &profile;
     fenns_cmd_search(run->cmd, run->pipeline, &s);
     run->search_end = TS_SEARCH_BEGIN + profile.pass_count;

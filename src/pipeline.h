@@ -77,7 +77,8 @@ void fenns__dispatch_indirect(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass 
 
 /* fenns_profile: the first timestamp, then one after each named pass. */
 void fenns__profile_begin(VkCommandBuffer cmd, fenns_pipeline p, fenns_profile *profile);
-void fenns__profile_mark(VkCommandBuffer cmd, fenns_pipeline p, fenns_profile *profile, const char *pass_name);
+void fenns__profile_mark(VkCommandBuffer cmd, fenns_pipeline p, fenns_profile *profile, const char *pass_name,
+                         uint64_t bytes);
 
 /* Compute (and transfer) writes -> compute reads and writes. */
 void fenns__barrier(VkCommandBuffer cmd, fenns_pipeline p);

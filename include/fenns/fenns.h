@@ -251,6 +251,9 @@ typedef struct fenns_profile {
     /* Written by fenns_cmd_* when it records: */
     uint32_t pass_count;  /* passes timed: pass_count + 1 timestamps written */
     const char *pass_names[FENNS_MAX_PROFILED_PASSES]; /* static strings, e.g. "coarse count" */
+    uint64_t pass_bytes[FENNS_MAX_PROFILED_PASSES];    /* device-memory bytes each pass reads and
+                                                          writes, estimated from the plan (lists and
+                                                          data-dependent traffic at their minimum) */
 } fenns_profile;
 
 /* Milliseconds of each of the profile's passes from its pass_count + 1

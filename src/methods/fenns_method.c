@@ -38,40 +38,41 @@ void fenns_cmd_build(VkCommandBuffer cmd, fenns_pipeline p, const fenns_build_in
     int deterministic = p->plan.method == FENNS_METHOD_FENNS;
 
     fenns_profile *prof = info->profile;
+    const uint64_t n = info->particle_count, keys = p->plan.section_keys;
     fenns__profile_begin(cmd, p, prof);
     fenns__pass_clear(cmd, p, &f);
     fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "clear");
+    fenns__profile_mark(cmd, p, prof, "clear", 4u * (uint64_t)keys);
     if (!p->plan.user_domain) {
         fenns__pass_domain_reduce(cmd, p, &f);
         fenns__barrier(cmd, p);
-        fenns__profile_mark(cmd, p, prof, "domain reduce");
+        fenns__profile_mark(cmd, p, prof, "domain reduce", 16u * n);
     }
     fenns__pass_grid_setup(cmd, p, &f);
     fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "grid setup");
+    fenns__profile_mark(cmd, p, prof, "grid setup", 256u);
     fenns__pass_coarse_count(cmd, p, &f);  /* Algorithm 1 */
     fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "coarse count");
+    fenns__profile_mark(cmd, p, prof, "coarse count", 16u * n + 4u * (uint64_t)keys);
     fenns__pass_cell_scan(cmd, p, &f);
     fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "cell scan");
+    fenns__profile_mark(cmd, p, prof, "cell scan", 8u * (uint64_t)keys);
     fenns__pass_cell_cursors(cmd, p, &f);
     fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "cell cursors");
+    fenns__profile_mark(cmd, p, prof, "cell cursors", 12u * (uint64_t)keys);
     fenns__pass_reorder(cmd, p, &f, !deterministic); /* Algorithm 2 */
     fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "reorder");
+    fenns__profile_mark(cmd, p, prof, "reorder", (deterministic ? 24u : 40u) * n);
     if (deterministic) {
         fenns__pass_section_sort(cmd, p, &f);
         fenns__barrier(cmd, p);
-        fenns__profile_mark(cmd, p, prof, "section sort");
+        fenns__profile_mark(cmd, p, prof, "section sort", 8u * n);
         fenns__pass_gather(cmd, p, &f);
         fenns__barrier(cmd, p);
-        fenns__profile_mark(cmd, p, prof, "gather");
+        fenns__profile_mark(cmd, p, prof, "gather", 36u * n);
     }
     fenns__pass_search_work(cmd, p, &f);
-    fenns__profile_mark(cmd, p, prof, "search work");
+    fenns__profile_mark(cmd, p, prof, "search work", 12u * (uint64_t)p->plan.cell_capacity);
 }
 
 void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline p) {
@@ -113,29 +114,30 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     fenns_outputs o = {info->counts, info->offsets, info->indices, info->fixed_capacity};
 
     fenns_profile *prof = info->profile;
+    const uint64_t entries = (out & FENNS_OUTPUT_CSR) ? info->indices.range / 4u : 0u;
     int counts_ready = (out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_COUNTS_READY);
     fenns__profile_begin(cmd, p, prof);
     fenns__pass_reset_status(cmd, p, &f, counts_ready);
     fenns__barrier(cmd, p);
     if (out & FENNS_OUTPUT_FIXED) {
         fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_FIXED);
-        fenns__profile_mark(cmd, p, prof, "search (fixed lists)");
+        fenns__profile_mark(cmd, p, prof, "search (fixed lists)", (16u + 4u) * (uint64_t)n);
         return;
     }
     if (!counts_ready) {
         fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_COUNT);
-        fenns__profile_mark(cmd, p, prof, "search (counts)");
+        fenns__profile_mark(cmd, p, prof, "search (counts)", (16u + 4u) * (uint64_t)n);
         if (!(out & FENNS_OUTPUT_CSR)) return;
         fenns__barrier(cmd, p);
     }
     fenns__pass_offsets_scan(cmd, p, &f, &o);
     fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "offsets scan");
+    fenns__profile_mark(cmd, p, prof, "offsets scan", 12u * (uint64_t)n);
     fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_CSR);
-    fenns__profile_mark(cmd, p, prof, "search (fill lists)");
+    fenns__profile_mark(cmd, p, prof, "search (fill lists)", (16u + 8u) * (uint64_t)n + 4u * entries);
     if (out & FENNS_OUTPUT_SORTED_LISTS) {
         fenns__barrier(cmd, p);
         fenns__pass_list_sort(cmd, p, &f, &o);
-        fenns__profile_mark(cmd, p, prof, "list sort");
+        fenns__profile_mark(cmd, p, prof, "list sort", 8u * entries + 8u * (uint64_t)n);
     }
 }

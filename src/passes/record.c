@@ -97,9 +97,11 @@ void fenns__profile_begin(VkCommandBuffer cmd, fenns_pipeline p, fenns_profile *
                                    profile->first_query);
 }
 
-void fenns__profile_mark(VkCommandBuffer cmd, fenns_pipeline p, fenns_profile *profile, const char *pass_name) {
+void fenns__profile_mark(VkCommandBuffer cmd, fenns_pipeline p, fenns_profile *profile, const char *pass_name,
+                         uint64_t bytes) {
     if (!profile || profile->pass_count >= FENNS_MAX_PROFILED_PASSES) return;
-    profile->pass_names[profile->pass_count++] = pass_name;
+    profile->pass_names[profile->pass_count] = pass_name;
+    profile->pass_bytes[profile->pass_count++] = bytes;
     p->ctx->vk.vkCmdWriteTimestamp(cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, profile->query_pool,
                                    profile->first_query + profile->pass_count);
 }
