@@ -1,7 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // One invocation: turns the domain into the coarse and fine grids of this
-// build (see grid.glsl for why every edge is at least the margin).
+// build (see grid.glsl for why every edge is at least the margin). pc.mode:
+// the particles a fenns coarse cell aims at (0 for fenns-paper).
 #include "header.glsl"
 #define USE_PARAMS
 #define PARAMS_ACCESS
@@ -41,26 +42,38 @@ void main() {
                         max(max(abs(dmin.z), abs(dmax.z)), max(extent.x, max(extent.y, extent.z))));
     float margin = min(r * (1.0 + 1.0 / 1024.0) + largest * (1.0 / 1048576.0), FENNS_MAX_EXTENT);
 
-    // Cell edge: at least the margin; with pc.mode > 0 (fenns) also large
-    // enough that an average cell holds about pc.mode particles, so a search
-    // workgroup is full and its local grid is fine enough to cull (cells of
-    // ~r leave a 3^3 local grid whose 27-cell stencil culls nothing); with
-    // pc.mode == 0 (fenns-paper) the paper's rule, the largest grid that fits.
-    float h = margin;
     vec3 occupied = max(extent, vec3(margin));
     float density = float(pc.n) / (occupied.x * occupied.y * occupied.z);
-    // Half-margin fine cells pay off only where a margin^3 holds several
-    // particles; sparser sets keep the paper's full-margin fine cells.
-    uint reach = density * margin * margin * margin >= 4.0 ? pc.fine_reach : 1u;
-    // Zones need cells at least two margins wide (no particle near both faces).
-    if (pc.sections == FENNS_SECTIONS_ZONES) h = 2.0 * margin * (1.0 + 1.0 / 1024.0);
-    // The bound that keeps the search's cost proportional to its output:
-    // a cell is never wider than a local grid of fine_max cells of the
-    // margin resolves, whatever the domain (a far outlier, a huge box).
-    float widest = max(h, (float(pc.fine_max) / float(reach) - 2.0) * margin);
-    if (pc.mode > 0u && pc.n > 0u) {
-        float by_density = pow(occupied.x * occupied.y * occupied.z * float(pc.mode) / float(pc.n), 1.0 / 3.0);
-        h = max(h, min(by_density, widest));
+    float h;       // smallest coarse cell edge
+    float widest;  // the bound that keeps the search's cost proportional to its
+                   // output: a cell never outgrows what its local grid resolves,
+                   // whatever the domain (a far outlier, a huge box)
+    uint reach = 1u, split = 1u;
+    if (pc.sections == FENNS_SECTIONS_PAPER) {
+        // The paper's rule: the largest grid that fits the cell tables, of
+        // cells at least one margin wide.
+        h = margin;
+        // Half-margin fine cells pay off only where a margin^3 holds several particles.
+        reach = density * margin * margin * margin >= 4.0 ? pc.fine_reach : 1u;
+        widest = max(h, (float(pc.fine_max) / float(reach) - 2.0) * margin);
+    } else {
+        // fenns: fine cells of at least margin / reach (a query looks `reach`
+        // cells out), and not much finer than the particles are spaced
+        // (about 1.5 a cell), so a query tests few empty cells; a half-margin
+        // grid only where it beats full-margin cells' 3^3 stencil.
+        reach = density * margin * margin * margin >= 4.0 ? min(pc.fine_reach, 2u) : 1u;
+        float fine = max(margin / float(reach), min(pow(1.5 / max(density, 1e-30), 1.0 / 3.0), 2.0 * margin));
+        if (reach == 2u && fine > 0.6 * margin) {
+            reach = 1u;
+            fine = max(fine, margin);
+        }
+        // F fine cells per coarse axis, so a coarse cell holds about pc.mode
+        // particles (one search workgroup); F >= reach keeps a query's
+        // stencil within the adjacent coarse cells.
+        float f = round(pow(float(pc.mode) / max(density * fine * fine * fine, 1e-30), 1.0 / 3.0));
+        split = uint(clamp(f, float(reach), float(FENNS_FINE_SPLIT_MAX)));
+        h = float(split) * fine;
+        widest = float(FENNS_FINE_SPLIT_MAX) * 2.0 * margin;
     }
     // Grown until the grid fits the cell tables, but never past the bound;
     // a grid still too large folds onto the tables.
@@ -70,11 +83,13 @@ void main() {
             float mid = 0.5 * (lo + hi);
             if (fits(dims_for(extent, mid))) hi = mid; else lo = mid;
         }
-        h = min(hi, widest);
+        h = max(h, min(hi, widest));
     }
     uvec3 dims = dims_for(extent, h);
     vec3 cell = max(extent / vec3(dims), vec3(h));
     vec3 inv_cell = vec3(1.0) / cell;
+    if (pc.sections != FENNS_SECTIONS_PAPER && min(cell.x, min(cell.y, cell.z)) >= float(split) * margin)
+        reach = 1u; // fine cells grew to a margin or more: the 3^3 stencil suffices
 
     // Table: the grid itself when it fits, else min(dims, t) per axis for the
     // largest t that fits (t >= 5: plans hold at least 125 cells, so a folded axis has at
@@ -89,15 +104,25 @@ void main() {
         table = min(dims, uvec3(lo));
     }
 
-    vec3 local_extent = cell + vec3(2.0 * margin);
-    // Fine cells at least margin / reach wide (the search looks `reach` cells out).
-    float fine_min = margin / float(reach);
-    uvec3 fine = uvec3(clamp(floor(local_extent / (fine_min * (1.0 + 1.0 / 65536.0))), vec3(1.0),
-                             vec3(float(pc.fine_max))));
-    vec3 inv_fine = vec3(fine) / local_extent;
-
+    uvec3 fine;
+    vec3 inv_fine;
+    if (pc.sections == FENNS_SECTIONS_PAPER) {
+        // The paper's local grid: the cell grown by the margin, in fine cells
+        // at least margin / reach wide.
+        vec3 local_extent = cell + vec3(2.0 * margin);
+        float fine_min = margin / float(reach);
+        fine = uvec3(clamp(floor(local_extent / (fine_min * (1.0 + 1.0 / 65536.0))), vec3(1.0),
+                           vec3(float(pc.fine_max))));
+        inv_fine = vec3(fine) / local_extent;
+    } else {
+        // fenns: the cell's own F^3 fine cells and `reach` layers of its
+        // neighbours' on every side.
+        fine = uvec3(split + 2u * reach);
+        inv_fine = vec3(float(split)); // fine cells per coarse cell edge
+    }
     prm.particle_count = pc.n;
     prm.fine_reach = reach;
+    prm.fine_split = split;
     prm.dims_x = dims.x; prm.dims_y = dims.y; prm.dims_z = dims.z;
     prm.table_x = table.x; prm.table_y = table.y; prm.table_z = table.z;
     prm.fine_x = fine.x; prm.fine_y = fine.y; prm.fine_z = fine.z;

@@ -1,13 +1,12 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // fenns (default): query-driven search. Each invocation owns one query of its
-// coarse cell; the workgroup streams the candidates (the whole cell plus the
-// border sections of the 26 neighbours) through a fine local grid in shared
-// memory, a batch at a time. Within a fine cell candidates are ordered by
-// original index, so every list comes out in the same order on every run.
+// coarse cell; the workgroup writes the local grid (the cell's fine cells and
+// the facing fine-cell layers of its 26 neighbours, already sorted by fine
+// cell and original index in the build) into shared memory, and every query
+// walks the rows of its stencil. See local_grid_fenns.glsl.
 #include "header.glsl"
-layout(constant_id = 1) const uint FINE_CELLS = 1025; // fine_max^3 + 1
-layout(constant_id = 2) const uint CANDIDATES = 1024; // workgroup * FENNS_SEARCH_ITEMS
+layout(constant_id = 1) const uint LOCAL_CELLS = 729; // FENNS_LOCAL_DIM_MAX^3
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #define USE_CELLS

@@ -67,14 +67,14 @@ void sort_section(uint begin, uint len) {
     barrier();
 }
 
-shared uint s_bounds[FENNS_SECTIONS_ZONES + 1];
+shared uint s_bounds[FENNS_SECTIONS_FINE + 1];
 
 void main() {
     uint c = linear_workgroup();
     if (c >= cell_count_with_invalid()) return;
     uint first = c * pc.sections;
     uint sections = c == pc.cell_capacity ? 1u : pc.sections;
-    if (gl_LocalInvocationIndex <= sections) s_bounds[gl_LocalInvocationIndex] = KEY_START(first + gl_LocalInvocationIndex);
+    for (uint s = gl_LocalInvocationIndex; s <= sections; s += gl_WorkGroupSize.x) s_bounds[s] = KEY_START(first + s);
     barrier();
     uint begin = s_bounds[0], len = s_bounds[sections] - begin;
     if (len < 2u) return;
@@ -84,9 +84,13 @@ void main() {
         uint padded = next_pow2_at_least_2(len);
         for (uint i = gl_LocalInvocationIndex; i < padded; i += gl_WorkGroupSize.x) {
             uint section = 0xFFFFFFFFu;
-            if (i < len) {
-                section = 0u;
-                while (begin + i >= s_bounds[section + 1u]) ++section;
+            if (i < len) { // the last section starting at or before begin + i
+                uint lo = 0u, hi = sections;
+                while (hi - lo > 1u) {
+                    uint mid = (lo + hi) >> 1u;
+                    if (s_bounds[mid] <= begin + i) lo = mid; else hi = mid;
+                }
+                section = lo;
             }
             s_bitonic[i] = i < len ? perm[begin + i] : 0xFFFFFFFFu;
             s_bitonic_section[i] = section;

@@ -39,9 +39,9 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(scan_add),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
         FENNS_SPV_(gather),        FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_add),  FENNS_SPV_(list_sort),
-        FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),
+        FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
     };
-    if ((pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide) && method == FENNS_METHOD_FENNS_PAPER)
+    if (fenns__is_search_pass(pass) && method == FENNS_METHOD_FENNS_PAPER)
         return (shader_code)FENNS_SPV_(search_paper);
     return table[pass];
 }
@@ -67,18 +67,20 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass) {
     if (r != VK_SUCCESS) return r;
 
     /* constant_id 0: workgroup size; 1 and 2: the pass's shared array sizes;
-     * 3: the index chunks the list writes may touch. */
-    int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide;
-    uint32_t values[4] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u};
+     * 3: the index chunks the list writes may touch; 4: 1 for the counting-only
+     * search; 5: the chunks the sorted particles may span. */
+    int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
+    uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide;
+    uint32_t values[6] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting, wide ? FENNS_CHUNKS : 1u};
     if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.section_keys : 1;
     if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
         values[1] = p->plan.sort_capacity;
-    if (pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide) {
-        values[1] = p->plan.fine_cells;
+    if (fenns__is_search_pass(pass)) {
+        values[1] = p->plan.fine_cells; /* fenns: local cells; fenns-paper: fine cells + 1 */
         values[2] = p->plan.candidates;
     }
-    VkSpecializationMapEntry entries[4] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}};
-    VkSpecializationInfo spec = {4, entries, sizeof values, values};
+    VkSpecializationMapEntry entries[6] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}, {4, 16, 4}, {5, 20, 4}};
+    VkSpecializationInfo spec = {6, entries, sizeof values, values};
     VkComputePipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -155,7 +157,7 @@ void fenns_pipeline_get_plan(fenns_pipeline p, fenns_plan_summary *out) {
     memcpy(out->coarse_dims, p->plan.coarse_dims, sizeof out->coarse_dims);
     out->fine_dims_max = p->plan.fine_max;
     out->workgroup_size = p->plan.workgroup_size;
-    out->candidate_batch = p->plan.method == FENNS_METHOD_FENNS ? p->plan.candidates : 0;
+    out->candidate_batch = p->plan.candidates;
     out->shared_memory_bytes = p->plan.shared_bytes_search;
     out->shared_histogram = p->plan.shared_histogram;
 }

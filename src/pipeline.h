@@ -7,8 +7,10 @@
 #include "fenns_shared.h"
 
 /* Every compute pass, in the order a build and a search run them. The
- * passes that write lists come twice: for lists within one binding of the
- * indices (one store per entry), and _wide for up to FENNS_INDEX_CHUNKS. */
+ * passes that write lists come twice: for lists and sorted particles within
+ * one binding each (one load or store per element), and _wide for up to
+ * FENNS_CHUNKS / FENNS_INDEX_CHUNKS bindings. The search comes once more, as
+ * a counting-only variant that has no list code at all (fewer registers). */
 #define FENNS_PASS_LIST(X)  \
     X(domain_reduce)        \
     X(grid_setup)           \
@@ -26,7 +28,9 @@
     X(scan64_add)           \
     X(list_sort)            \
     X(search_wide)          \
-    X(list_sort_wide)
+    X(list_sort_wide)       \
+    X(search_count)         \
+    X(search_count_wide)
 
 typedef enum fenns_pass {
 #define FENNS_PASS_ENUM_(name) FENNS_PASS_##name,
@@ -34,6 +38,11 @@ typedef enum fenns_pass {
 #undef FENNS_PASS_ENUM_
     FENNS_PASS_COUNT
 } fenns_pass;
+
+static inline int fenns__is_search_pass(fenns_pass pass) {
+    return pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide || pass == FENNS_PASS_search_count ||
+           pass == FENNS_PASS_search_count_wide;
+}
 
 struct fenns_pipeline_T {
     fenns_context ctx;

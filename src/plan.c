@@ -16,9 +16,9 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 /* Shared memory of each pipeline; mirrors the shared declarations of the
  * shaders (scan.glsl's subgroup totals are in every scanning shader). */
 #define SCAN_SHARED (4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP))
-static uint32_t search_fenns_shared(uint32_t fine_cells, uint32_t candidates) {
-    return 4u * fine_cells + 16u * candidates + 4u * (2u * 27u * 9u + 1u) + SCAN_SHARED;
-}
+/* fenns: local cell starts and counts, 27 neighbour keys. */
+#define LOCAL_CELLS_MAX (FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX)
+static uint32_t search_fenns_shared(void) { return 4u * 2u * LOCAL_CELLS_MAX + 4u * 27u + SCAN_SHARED; }
 static uint32_t search_paper_shared(uint32_t fine_cells) {
     return 4u * fine_cells + (16u + 12u) * FENNS_MAX_WORKGROUP + SCAN_SHARED;
 }
@@ -63,46 +63,52 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->max_particles = info->max_particles;
     uint32_t budget = limits->shared_memory_budget;
 
-    /* Workgroup and fine grid: the largest workgroup (<= 256) whose candidate
-     * batch still leaves a local grid of at least 8 cells per axis; the fine
-     * grid takes the rest of the budget. fenns-paper takes the whole budget,
-     * as the paper does; fenns stops at 24 KiB, so that several search
-     * workgroups share a multiprocessor and hide each other's latency (the
-     * density-sized cells need no larger local grid). */
-    uint32_t search_budget = info->method == FENNS_METHOD_FENNS && budget > 24576u ? 24576u : budget;
     uint32_t wg = FENNS_MAX_WORKGROUP;
     while (wg > limits->max_workgroup_invocations) wg >>= 1;
-    for (;;) {
-        uint32_t candidates = wg * FENNS_SEARCH_ITEMS;
-        uint32_t fixed = info->method == FENNS_METHOD_FENNS ? search_fenns_shared(0, candidates) : search_paper_shared(0);
-        uint32_t fine_entries = fixed < search_budget ? (search_budget - fixed) / 4u : 0u;
-        uint32_t f = 1;
-        while ((f + 1) * (f + 1) * (f + 1) + 1 <= fine_entries && f + 1 <= FENNS_MAX_FINE_DIM) ++f;
-        if (f >= 8 || wg == 64) {
-            if (f < 3) return FENNS_ERROR_UNSUPPORTED_DEVICE;
-            out->workgroup_size = wg;
-            out->candidates = candidates;
-            out->fine_max = f;
-            out->fine_cells = f * f * f + 1;
-            break;
+    if (info->method == FENNS_METHOD_FENNS) {
+        /* fenns: a local grid of at most FENNS_LOCAL_DIM_MAX^3 cells (6 KiB),
+         * so many workgroups share a multiprocessor; the candidates are read
+         * through the cache. */
+        out->workgroup_size = wg;
+        out->candidates = 0;
+        out->fine_max = FENNS_LOCAL_DIM_MAX;
+        out->fine_cells = LOCAL_CELLS_MAX;
+        out->shared_bytes_search = search_fenns_shared();
+    } else {
+        /* fenns-paper: the largest workgroup (<= 256) whose candidate batch
+         * still leaves a local grid of at least 8 cells per axis; the fine
+         * grid takes the rest of the budget, as the paper does. */
+        for (;;) {
+            uint32_t fixed = search_paper_shared(0);
+            uint32_t fine_entries = fixed < budget ? (budget - fixed) / 4u : 0u;
+            uint32_t f = 1;
+            while ((f + 1) * (f + 1) * (f + 1) + 1 <= fine_entries && f + 1 <= FENNS_MAX_FINE_DIM) ++f;
+            if (f >= 8 || wg == 64) {
+                if (f < 3) return FENNS_ERROR_UNSUPPORTED_DEVICE;
+                out->workgroup_size = wg;
+                out->candidates = wg * FENNS_SEARCH_ITEMS;
+                out->fine_max = f;
+                out->fine_cells = f * f * f + 1;
+                break;
+            }
+            wg >>= 1;
         }
-        wg >>= 1;
+        out->shared_bytes_search = search_paper_shared(out->fine_cells);
     }
-    out->shared_bytes_search = out->method == FENNS_METHOD_FENNS
-                                   ? search_fenns_shared(out->fine_cells, out->candidates)
-                                   : search_paper_shared(out->fine_cells);
 
     /* Coarse grid: the paper's "largest grid that fits in shared memory", so
      * Algorithm 1 can count in a shared histogram of its 2 sections per cell.
-     * fenns splits cells into 27 zones and gives large sets more cells (about
-     * two per workgroup of particles, see cell_occupancy), counted with global
-     * atomics once the histogram no longer fits. */
+     * fenns splits cells into up to FENNS_SECTIONS_FINE fine cells and gives
+     * large sets more cells (about two per workgroup of particles, see
+     * cell_occupancy), counted with global atomics once the histogram no
+     * longer fits. */
     uint32_t shared_keys = budget / 4u;
-    out->sections = out->method == FENNS_METHOD_FENNS ? FENNS_SECTIONS_ZONES : FENNS_SECTIONS_PAPER;
+    out->sections = out->method == FENNS_METHOD_FENNS ? FENNS_SECTIONS_FINE : FENNS_SECTIONS_PAPER;
     uint64_t cells = (shared_keys - 1u) / out->sections;
+    if (cells < 27u) cells = 27u; /* a folded axis keeps 3 table cells */
     if (out->method == FENNS_METHOD_FENNS) {
         uint64_t wanted = 2u * (uint64_t)info->max_particles / out->workgroup_size + 1u;
-        uint64_t most = (UINT64_C(1) << 22) / out->sections;
+        uint64_t most = (UINT64_C(1) << 27) / out->sections;
         if (wanted > cells) cells = wanted > most ? most : wanted;
     }
     out->cell_capacity = (uint32_t)cells; /* >= 151 with 16 KiB, so a folded table keeps >= 5 per axis */
@@ -112,20 +118,20 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     /* fenns sizes cells by density (one workgroup of particles each, see
      * grid_setup.comp); fenns-paper keeps the paper's largest grid. */
     out->cell_occupancy = out->method == FENNS_METHOD_FENNS ? out->workgroup_size : 0u;
-    /* fenns: fine cells of half the margin and a 5^3 stencil test about 3x
-     * fewer candidates per query than the paper's 3^3 of full-margin cells. */
-    out->fine_reach = out->method == FENNS_METHOD_FENNS ? 2u : 1u;
+    /* fenns: fine cells down to half the margin and a 5^3 stencil test about
+     * 3x fewer candidates per query than the paper's 3^3 of full-margin cells. */
+    out->fine_reach = out->method == FENNS_METHOD_FENNS ? FENNS_FINE_REACH_MAX : 1u;
 
     /* (section, value) pairs, 8 bytes each; 2048 covers a density-sized cell
      * many times over while leaving room for several workgroups per SM. */
     uint32_t sort_capacity = 2048;
-    while (8u * sort_capacity + 4u * (FENNS_SECTIONS_ZONES + 1u) > budget) sort_capacity >>= 1;
+    while (8u * sort_capacity + 4u * (FENNS_SECTIONS_FINE + 1u) > budget) sort_capacity >>= 1;
     out->sort_capacity = sort_capacity;
 
     uint32_t shared_max = out->shared_bytes_search;
     if (out->shared_histogram && 4u * out->section_keys > shared_max) shared_max = 4u * out->section_keys;
-    if (8u * sort_capacity + 4u * (FENNS_SECTIONS_ZONES + 1u) > shared_max)
-        shared_max = 8u * sort_capacity + 4u * (FENNS_SECTIONS_ZONES + 1u);
+    if (8u * sort_capacity + 4u * (FENNS_SECTIONS_FINE + 1u) > shared_max)
+        shared_max = 8u * sort_capacity + 4u * (FENNS_SECTIONS_FINE + 1u);
     out->shared_bytes_max = shared_max;
 
     /* Grid-stride passes: enough workgroups to fill a large GPU, few enough
@@ -210,14 +216,24 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
         largest = fmaxf(largest, extent[a]);
     }
     float margin = fminf(plan->radius * (1.0f + 1.0f / 1024.0f) + largest * (1.0f / 1048576.0f), FENNS_MAX_EXTENT);
-    float h = margin;
     float occupied_volume = fmaxf(extent[0], margin) * fmaxf(extent[1], margin) * fmaxf(extent[2], margin);
-    uint32_t reach = (float)plan->max_particles / occupied_volume * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;
-    if (plan->sections == FENNS_SECTIONS_ZONES) h = 2.0f * margin * (1.0f + 1.0f / 1024.0f);
-    float widest = fmaxf(h, ((float)plan->fine_max / (float)reach - 2.0f) * margin);
-    if (plan->cell_occupancy) {
-        float by_density = cbrtf(occupied_volume * (float)plan->cell_occupancy / (float)plan->max_particles);
-        h = fmaxf(h, fminf(by_density, widest));
+    float density = (float)plan->max_particles / occupied_volume;
+    float h, widest;
+    if (plan->sections == FENNS_SECTIONS_PAPER) {
+        uint32_t reach = density * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;
+        h = margin;
+        widest = fmaxf(h, ((float)plan->fine_max / (float)reach - 2.0f) * margin);
+    } else {
+        uint32_t reach = density * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;
+        float fine = fmaxf(margin / (float)reach, fminf(powf(1.5f / fmaxf(density, 1e-30f), 1.0f / 3.0f), 2.0f * margin));
+        if (reach == 2u && fine > 0.6f * margin) {
+            reach = 1u;
+            fine = fmaxf(fine, margin);
+        }
+        float f = roundf(powf((float)plan->cell_occupancy / fmaxf(density * fine * fine * fine, 1e-30f), 1.0f / 3.0f));
+        float split = fminf(fmaxf(f, (float)reach), (float)FENNS_FINE_SPLIT_MAX);
+        h = split * fine;
+        widest = (float)FENNS_FINE_SPLIT_MAX * 2.0f * margin;
     }
     dims_for(extent, h, dims);
     if (!dims_fit(dims, plan->cell_capacity)) {
@@ -227,7 +243,7 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
             dims_for(extent, mid, dims);
             if (dims_fit(dims, plan->cell_capacity)) hi = mid; else lo = mid;
         }
-        h = fminf(hi, widest);
+        h = fmaxf(h, fminf(hi, widest));
         dims_for(extent, h, dims);
     }
     memcpy(table, dims, 3 * sizeof *table);

@@ -31,14 +31,14 @@ typedef struct fenns_plan {
 
     uint32_t workgroup_size;      /* every pass */
     uint32_t cell_capacity;       /* coarse cells a grid may use */
-    uint32_t sections;            /* per cell: FENNS_SECTIONS_PAPER (2) or FENNS_SECTIONS_ZONES (27) */
+    uint32_t sections;            /* per cell: FENNS_SECTIONS_PAPER (2) or FENNS_SECTIONS_FINE */
     uint32_t section_keys;        /* cell_capacity * sections + 1 (the last: invalid particles) */
     uint32_t shared_histogram;    /* counting in shared memory (needs 4*section_keys bytes) */
     uint32_t coarse_dims[3];      /* grid for the caller's box (the GPU recomputes it the same way) */
     uint32_t table_dims[3];       /* the cell table it folds onto (= coarse_dims when it fits) */
     uint32_t fine_max;            /* per-axis cap of the local grid */
-    uint32_t fine_cells;          /* fine_max^3 + 1: shared array of the search */
-    uint32_t candidates;          /* workgroup_size * FENNS_SEARCH_ITEMS */
+    uint32_t fine_cells;          /* fenns-paper: fine_max^3 + 1; fenns: local cells (FENNS_LOCAL_DIM_MAX^3) */
+    uint32_t candidates;          /* fenns-paper: workgroup_size * FENNS_SEARCH_ITEMS; fenns: 0 (read through the cache) */
     uint32_t sort_capacity;       /* section_sort shared elements (power of two) */
     uint32_t work_base;           /* u32 index of the work table in the cell tables */
     uint32_t cell_occupancy;      /* particles an average coarse cell aims at; 0: the paper's rule */

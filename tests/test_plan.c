@@ -62,13 +62,19 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
           l->shared_memory_budget);
     CHECK(!p.shared_histogram || 4u * p.section_keys <= l->shared_memory_budget, "%s: histogram does not fit", name);
     CHECK(p.section_keys == p.cell_capacity * p.sections + 1u, "%s: section keys", name);
-    CHECK(p.sections == (method == FENNS_METHOD_FENNS ? FENNS_SECTIONS_ZONES : FENNS_SECTIONS_PAPER), "%s: sections", name);
+    CHECK(p.sections == (method == FENNS_METHOD_FENNS ? FENNS_SECTIONS_FINE : FENNS_SECTIONS_PAPER), "%s: sections", name);
     CHECK(method == FENNS_METHOD_FENNS || p.shared_histogram, "%s: fenns-paper must count in shared memory", name);
     CHECK(p.workgroup_size <= l->max_workgroup_invocations && p.workgroup_size >= 64, "%s: workgroup %u", name,
           p.workgroup_size);
-    CHECK(p.fine_max >= 8 && p.fine_max <= FENNS_MAX_FINE_DIM, "%s: fine_max %u", name, p.fine_max);
-    CHECK(p.fine_cells == p.fine_max * p.fine_max * p.fine_max + 1, "%s: fine_cells", name);
-    CHECK(p.candidates == p.workgroup_size * FENNS_SEARCH_ITEMS, "%s: candidates", name);
+    if (method == FENNS_METHOD_FENNS) {
+        CHECK(p.fine_max == FENNS_LOCAL_DIM_MAX && p.fine_cells == p.fine_max * p.fine_max * p.fine_max,
+              "%s: local grid %u / %u", name, p.fine_max, p.fine_cells);
+        CHECK(p.candidates == 0, "%s: fenns stages no candidates", name);
+    } else {
+        CHECK(p.fine_max >= 8 && p.fine_max <= FENNS_MAX_FINE_DIM, "%s: fine_max %u", name, p.fine_max);
+        CHECK(p.fine_cells == p.fine_max * p.fine_max * p.fine_max + 1, "%s: fine_cells", name);
+        CHECK(p.candidates == p.workgroup_size * FENNS_SEARCH_ITEMS, "%s: candidates", name);
+    }
     CHECK((p.sort_capacity & (p.sort_capacity - 1)) == 0 && 8u * p.sort_capacity < l->shared_memory_budget,
           "%s: sort capacity %u", name, p.sort_capacity);
     CHECK((16ull << p.chunk_shift16) <= l->max_storage_buffer_range && (4ull << p.chunk_shift4) <= l->max_storage_buffer_range,
@@ -146,8 +152,10 @@ static void check_dims(const char *name, float r, const float lo[3], const float
         CHECK(p.coarse_dims[a] >= 1 && p.coarse_dims[a] <= FENNS_MAX_COARSE_DIM, "%s: dim %u", name, p.coarse_dims[a]);
         float edge = (hi[a] - lo[a]) / (float)p.coarse_dims[a];
         CHECK(p.coarse_dims[a] == 1 || edge >= r, "%s: cell edge %g < r %g", name, (double)edge, (double)r);
-        /* floor(extent / h) cells of at most the local grid's fine_max margins: < 2 of those */
-        CHECK(edge <= 2.0f * (float)p.fine_max * margin || edge <= 4.0f * margin,
+        /* floor(extent / h) cells of at most the widest cell the grid allows: < 2 of those
+         * (fenns-paper: fine_max margins; fenns: FENNS_FINE_SPLIT_MAX fine cells of 2 margins) */
+        float widest = i.method == FENNS_METHOD_FENNS ? 2.0f * FENNS_FINE_SPLIT_MAX * margin : (float)p.fine_max * margin;
+        CHECK(edge <= 2.0f * widest || edge <= 4.0f * margin,
               "%s: cell edge %g wider than two local grids of %u cells of %g", name, (double)edge, p.fine_max, (double)margin);
         CHECK(p.table_dims[a] >= 1 && p.table_dims[a] <= p.coarse_dims[a], "%s: table dim %u", name, p.table_dims[a]);
         if (p.table_dims[a] < p.coarse_dims[a]) {

@@ -33,7 +33,11 @@ layout(std430, binding = FENNS_BINDING_SORTED + 2) SORTED_ACCESS buffer Sorted2 
 layout(std430, binding = FENNS_BINDING_SORTED + 3) SORTED_ACCESS buffer Sorted3 { uvec4 sorted3[]; };
 // A sorted particle: xyz as float bits, w = its original index (bit casts
 // are exact; storing the index in a float could be flushed as a denormal).
+// SORTED_CHUNKS 1: the pipeline variant for sorted particles within one
+// binding, one load with no branch.
+layout(constant_id = 5) const uint SORTED_CHUNKS = FENNS_CHUNKS;
 uvec4 load_sorted(uint i) {
+    if (SORTED_CHUNKS == 1u) return sorted0[i];
     uint c = i >> pc.chunk_shift16, k = i & ((1u << pc.chunk_shift16) - 1u);
     if (c == 0u) return sorted0[k];
     if (c == 1u) return sorted1[k];

@@ -53,11 +53,17 @@
                                      radius keeps every grid quantity finite and normal */
 
 /* Sections of a coarse cell. fenns-paper: the paper's border section then
- * inner section. fenns: 27 zones, 3 per axis (near the low face, middle,
- * near the high face; zone = 9*zx + 3*zy + zz), so a neighbouring cell hands
- * over only the slab that faces the searching cell. */
+ * inner section. fenns: the cell's fine cells, F per axis (F <= FENNS_FINE_SPLIT_MAX,
+ * chosen per build), x fastest; the build sorts every cell by fine cell, so
+ * the local grid of a searching cell is read straight from the sections of
+ * its own cell and of the fine-cell layers of its 26 neighbours that face it
+ * (their border). Keys reserve FENNS_SECTIONS_FINE per cell; a build with a
+ * smaller F leaves the rest empty. */
 #define FENNS_SECTIONS_PAPER 2
-#define FENNS_SECTIONS_ZONES 27
+#define FENNS_FINE_SPLIT_MAX 5
+#define FENNS_SECTIONS_FINE (FENNS_FINE_SPLIT_MAX * FENNS_FINE_SPLIT_MAX * FENNS_FINE_SPLIT_MAX)
+#define FENNS_FINE_REACH_MAX 2 /* fine cells searched on each side of a query's */
+#define FENNS_LOCAL_DIM_MAX (FENNS_FINE_SPLIT_MAX + 2 * FENNS_FINE_REACH_MAX) /* local grid per axis */
 
 /* Search output modes (push constant `mode`). */
 #define FENNS_MODE_COUNT 0 /* counts only */
@@ -82,7 +88,7 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 fine_max;        /* per-axis cap of the local grid (shared memory plan) */
     FENNS_U32 sort_capacity;   /* section_sort: elements sorted in shared memory at once */
     FENNS_U32 work_base;       /* u32 index of the work table in the cell tables (256-byte aligned) */
-    FENNS_U32 sections;        /* sections per coarse cell: 2 (border, inner) or 27 (zones) */
+    FENNS_U32 sections;        /* sections per coarse cell: 2 (border, inner) or FENNS_SECTIONS_FINE */
     FENNS_U32 fine_reach;      /* most fine cells searched on each side: 1 (paper) or 2 (fine cells of margin/2) */
 } FENNS_END_STRUCT(fenns_push)
 
@@ -109,6 +115,7 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 key_max_x, key_max_y, key_max_z;
     FENNS_U32 dispatch_x, dispatch_y, dispatch_z; /* VkDispatchIndirectCommand of the search */
     FENNS_U32 fine_reach;                        /* fine cells the search looks out (<= pc.fine_reach) */
+    FENNS_U32 fine_split;                        /* fenns: fine cells per coarse cell and axis (F) */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 

@@ -39,29 +39,22 @@ bool is_border(vec3 u, uvec3 c) {
     return any(lessThan(frac, b)) || any(greaterThan(frac, vec3(1.0) - b));
 }
 
-// Zone of a particle along each axis: 0 within the margin of the low face,
-// 2 within the margin of the high face, 1 between. Cells are at least two
-// margins wide when zones are in use, so no particle is near both faces.
-uvec3 zone_of(vec3 u, uvec3 c) {
-    vec3 frac = u - vec3(c);
-    vec3 b = vec3(prm.border_x, prm.border_y, prm.border_z);
-    return mix(mix(uvec3(1u), uvec3(2u), greaterThan(frac, vec3(1.0) - b)), uvec3(0u), lessThan(frac, b));
+// fenns: a particle's fine cell within its coarse cell, F = prm.fine_split
+// per axis (every fine edge is at least margin / prm.fine_reach).
+uvec3 fine_in_cell(vec3 u, uvec3 c) {
+    uint split = prm.fine_split;
+    return min(uvec3((u - vec3(c)) * float(split)), uvec3(split - 1u));
 }
+uint fine_section(uvec3 f) { return (f.z * prm.fine_split + f.y) * prm.fine_split + f.x; }
 
 #ifdef USE_CELLS
-// Key of any particle: its table cell's section (border/inner or zone), or
+// Key of any particle: its table cell's section (border/inner or fine cell), or
 // the last key for invalid ones.
 uint particle_key(vec3 p) {
     if (!is_valid(p)) return section_keys() - 1u;
     vec3 u = grid_coords(p);
     uvec3 c = coarse_cell(u);
-    uint section;
-    if (pc.sections == FENNS_SECTIONS_PAPER) {
-        section = is_border(u, c) ? 0u : 1u;
-    } else {
-        uvec3 z = zone_of(u, c);
-        section = 9u * z.x + 3u * z.y + z.z;
-    }
+    uint section = pc.sections == FENNS_SECTIONS_PAPER ? (is_border(u, c) ? 0u : 1u) : fine_section(fine_in_cell(u, c));
     return coarse_key(c) * pc.sections + section;
 }
 #endif

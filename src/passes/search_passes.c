@@ -43,7 +43,11 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity : mode == FENNS_MODE_CSR ? (uint32_t)entries : 0u;
     pc.capacity_hi = mode == FENNS_MODE_CSR ? (uint32_t)(entries >> 32) : 0u;
     /* One workgroup per work item, as the build's last pass counted them. */
-    fenns__dispatch_indirect(cmd, p, lists_fit_one_binding(p, o) ? FENNS_PASS_search : FENNS_PASS_search_wide,
+    int sorted_narrow = (uint64_t)f->n <= (UINT64_C(1) << p->plan.chunk_shift16);
+    fenns_pass pass = mode == FENNS_MODE_COUNT ? (sorted_narrow ? FENNS_PASS_search_count : FENNS_PASS_search_count_wide)
+                      : sorted_narrow && lists_fit_one_binding(p, o) ? FENNS_PASS_search
+                                                                     : FENNS_PASS_search_wide;
+    fenns__dispatch_indirect(cmd, p, pass,
                              &b, &pc, f->scratch.buffer,
                              f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
 }
