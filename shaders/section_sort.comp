@@ -2,12 +2,15 @@
 #extension GL_GOOGLE_include_directive : require
 // fenns (deterministic) only: sort every section of the permutation by
 // original index, so the sorted layout no longer depends on the order the
-// reorder's atomics happened to run in. One workgroup per cell: a cell of up
-// to SORT_CAPACITY particles is bitonic-sorted in shared memory in one go;
-// a larger one section by section, in SORT_CAPACITY runs merged in global
-// memory.
+// reorder's atomics happened to run in. One workgroup per cell. Sections of
+// a few particles are sorted by one invocation each; when a cell has longer
+// ones, a cell of up to SORT_CAPACITY particles is bitonic-sorted in shared
+// memory in one go (the short sections again, harmlessly), a larger one long
+// section by long section, in SORT_CAPACITY runs merged in global memory.
 #include "header.glsl"
 layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
+#define USE_PARAMS
+#define PARAMS_ACCESS
 #define USE_CELLS
 #define CELLS_ACCESS readonly
 #define USE_PERM
@@ -15,6 +18,16 @@ layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define USE_SORT_TMP
 #include "bindings.glsl"
 #include "bitonic.glsl"
+
+uint log2_ceil(uint v) { return v <= 1u ? 0u : findMSB(v - 1u) + 1u; }
+
+// Loop iterations one invocation runs in sort_section(len): the bitonic runs
+// and the merge passes (llvmpipe stops an invocation after pc.loop_limit).
+uint sort_section_steps(uint len) {
+    uint wg = gl_WorkGroupSize.x, b = log2_ceil(SORT_CAPACITY), runs = (len + SORT_CAPACITY - 1u) / SORT_CAPACITY;
+    uint per_run = (b * (b + 1u) / 2u + 2u) * ((SORT_CAPACITY + wg - 1u) / wg + 1u) + b;
+    return runs * per_run + log2_ceil(runs) * ((len + wg - 1u) / wg + 1u) * (log2_ceil(len) + 2u) + 4u * len / wg;
+}
 
 void sort_section(uint begin, uint len) {
     // Runs of SORT_CAPACITY, each sorted in shared memory.
@@ -68,16 +81,42 @@ void sort_section(uint begin, uint len) {
 }
 
 shared uint s_bounds[FENNS_SECTIONS_FINE + 1];
+shared uint s_long_sections;
+
+// Sections of up to SMALL_SECTION particles (nearly all: fine cells hold a
+// few) are sorted by one invocation each, by insertion in registers.
+#define SMALL_SECTION 16u
+void sort_small(uint begin, uint len) {
+    uint v[SMALL_SECTION];
+    for (uint i = 0u; i < len; ++i) {
+        uint x = perm[begin + i], j = i;
+        for (; j > 0u && v[j - 1u] > x; --j) v[j] = v[j - 1u];
+        v[j] = x;
+    }
+    for (uint i = 0u; i < len; ++i) perm[begin + i] = v[i];
+}
 
 void main() {
     uint c = linear_workgroup();
     if (c >= cell_count_with_invalid()) return;
     uint first = c * pc.sections;
     uint sections = c == pc.cell_capacity ? 1u : pc.sections;
+    if (gl_LocalInvocationIndex == 0u) s_long_sections = 0u;
     for (uint s = gl_LocalInvocationIndex; s <= sections; s += gl_WorkGroupSize.x) s_bounds[s] = KEY_START(first + s);
     barrier();
     uint begin = s_bounds[0], len = s_bounds[sections] - begin;
     if (len < 2u) return;
+    uint long_sections = 0u;
+    for (uint s = gl_LocalInvocationIndex; s < sections; s += gl_WorkGroupSize.x) {
+        uint b = s_bounds[s], e = s_bounds[s + 1u];
+        if (e - b > SMALL_SECTION) ++long_sections;
+        else if (e - b >= 2u) sort_small(b, e - b);
+    }
+    if (long_sections != 0u) atomicAdd(s_long_sections, long_sections);
+    barrier();
+    if (s_long_sections == 0u) return;
+    memoryBarrierBuffer(); // the small sorts' perm writes, before the workgroup reads perm again
+    barrier();
     if (len <= SORT_CAPACITY) {
         // The whole cell in one sort by (section, original index): sections
         // are contiguous already, so each comes out sorted in place.
@@ -100,8 +139,18 @@ void main() {
         for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) perm[begin + i] = s_bitonic[i];
         return;
     }
+    uint steps = 1024u;
     for (uint s = 0u; s < sections; ++s) {
         uint b = s_bounds[s], e = s_bounds[s + 1u];
-        if (e - b >= 2u) sort_section(b, e - b);
+        if (e - b > SMALL_SECTION) steps += sort_section_steps(e - b) + 1u;
+    }
+    if (pc.loop_limit != 0u && steps > pc.loop_limit) {
+        // The searches of this build report every query incomplete.
+        if (gl_LocalInvocationIndex == 0u) atomicAdd(prm.sort_incomplete, 1u);
+        return;
+    }
+    for (uint s = 0u; s < sections; ++s) {
+        uint b = s_bounds[s], e = s_bounds[s + 1u];
+        if (e - b > SMALL_SECTION) sort_section(b, e - b);
     }
 }

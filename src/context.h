@@ -26,6 +26,7 @@ struct fenns_context_T {
     VkPipelineCache pipeline_cache;
     fenns_device_limits limits;
     uint32_t timestamp_valid_bits;
+    uint32_t loop_limit; /* loop iterations a shader invocation may run (llvmpipe: 65535); 0: no limit */
 };
 
 /* Host memory through the caller's callbacks (or malloc). */

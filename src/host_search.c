@@ -168,6 +168,16 @@ static void record_search(host_run *run, uint32_t n, int lists, const readback_l
                    VK_ACCESS_HOST_READ_BIT);
 }
 
+/* The driver's loop limit (llvmpipe) would have cut some queries short:
+ * a named error, never a short list. */
+static fenns_result driver_limit(fenns_context ctx, const fenns_status *status) {
+    fenns__log(ctx, FENNS_LOG_ERROR,
+               "fenns_host_search: %u queries need more loop iterations than this driver runs in one shader "
+               "invocation (llvmpipe: 65535; e.g. more than ~10^5 coincident particles); use a GPU driver",
+               status->incomplete_queries);
+    return FENNS_ERROR_DRIVER_LIMIT;
+}
+
 static double elapsed_ms(host_run *run, const uint64_t *ts, int a, int b) {
     if (!run->timestamps) return -1.0;
     uint32_t bits = run->ctx->timestamp_valid_bits;
@@ -270,6 +280,7 @@ static fenns_result run_search(host_run *run, const fenns_host_search_info *info
 
     fenns_status status;
     memcpy(&status, (const char *)run->readback.mapped + rl.status, sizeof status);
+    if (status.incomplete_queries) return driver_limit(ctx, &status);
     if (lists && status.list_overflow) {
         /* The lists need more room than guessed: search again into exactly
          * enough (the build stays valid). */
@@ -292,6 +303,7 @@ static fenns_result run_search(host_run *run, const fenns_host_search_info *info
         r = submit_and_wait(run);
         if (r != VK_SUCCESS) return fenns__from_vk(r);
         memcpy(&status, (const char *)run->readback.mapped + rl.status, sizeof status);
+        if (status.incomplete_queries) return driver_limit(ctx, &status);
         if (status.list_overflow) return FENNS_ERROR_INCOMPLETE;
     }
 

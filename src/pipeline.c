@@ -24,7 +24,9 @@
 
 /* The host reads fenns_status straight out of the GPU's parameter block. */
 _Static_assert(offsetof(fenns_gpu_params, table_x) == sizeof(fenns_status) &&
-                   offsetof(fenns_gpu_params, domain_max_z) == offsetof(fenns_status, domain_max[2]),
+                   offsetof(fenns_gpu_params, domain_max_z) == offsetof(fenns_status, domain_max[2]) &&
+                   offsetof(fenns_gpu_params, incomplete_queries) == offsetof(fenns_status, incomplete_queries) &&
+                   offsetof(fenns_gpu_params, fine_split) == offsetof(fenns_status, fine_split),
                "fenns_status must be the first bytes of fenns_gpu_params");
 
 typedef struct shader_code {
@@ -75,6 +77,11 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass) {
     if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.section_keys : 1;
     if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
         values[1] = p->plan.sort_capacity;
+    /* The section sort's long sections (thousands of coincident particles)
+     * take fewer steps per invocation in a larger workgroup: llvmpipe stops
+     * an invocation after 65535 loop iterations. */
+    if (pass == FENNS_PASS_section_sort)
+        values[0] = ctx->limits.max_workgroup_invocations < 1024u ? ctx->limits.max_workgroup_invocations : 1024u;
     if (fenns__is_search_pass(pass)) {
         values[1] = p->plan.fine_cells; /* fenns: local cells; fenns-paper: fine cells + 1 */
         values[2] = p->plan.candidates;

@@ -6,14 +6,14 @@
 #include <fenns/fenns.h> /* include guards */
 
 /* C99 has no _Static_assert: a negative array size fails the build.
- * fenns_status is read by the host as the GPU writes it (std430): 16 u32/f32
+ * fenns_status is read by the host as the GPU writes it (std430): 18 u32/f32
  * and one u64, no padding; update here when it grows. */
 #define HEADER_C99_ASSERT(name, cond) typedef char header_c99_##name[(cond) ? 1 : -1]
 HEADER_C99_ASSERT(success_is_zero, FENNS_SUCCESS == 0);
 HEADER_C99_ASSERT(errors_negative, FENNS_ERROR_INVALID_ARGUMENT < 0 && FENNS_ERROR_INCOMPLETE < 0);
 HEADER_C99_ASSERT(default_method_zero, FENNS_METHOD_FENNS == 0);
 HEADER_C99_ASSERT(enum_is_32_bit, sizeof(fenns_result) == 4);
-HEADER_C99_ASSERT(status_is_std430_u32s, sizeof(fenns_status) == 18 * 4);
+HEADER_C99_ASSERT(status_is_std430_u32s, sizeof(fenns_status) == 20 * 4);
 HEADER_C99_ASSERT(version, FENNS_VERSION_MAJOR >= 0 && FENNS_VERSION_MINOR >= 0 && FENNS_VERSION_PATCH >= 0);
 
 /* Every result code has a message (the X-macro expands in user code too). */

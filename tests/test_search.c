@@ -502,6 +502,82 @@ static void run_extremes(void) {
     free(s.xyz);
 }
 
+/* llvmpipe stops a shader invocation after 65535 loop iterations in all.
+ * 10^5 coincident particles (10^10 pairs) must still be counted exactly by
+ * fenns; fenns-paper's published loop may instead refuse with
+ * FENNS_ERROR_DRIVER_LIMIT where the device has that limit. 4x10^5 would
+ * need more iterations per invocation than the limit: exact on a GPU, the
+ * named error on llvmpipe; never a short count. Tight clusters (a few
+ * thousand particles in Gaussian blobs much smaller than r) are exact. */
+static int device_has_loop_limit(void) { return strncmp(g_gpu.limits.device_name, "llvmpipe", 8) == 0; }
+
+static void check_coincident(uint32_t n, int may_refuse) {
+    scene s;
+    char name[64];
+    snprintf(name, sizeof name, "%u-coincident", n);
+    scene_init(&s, name, n);
+    for (uint32_t i = 0; i < 3u * n; ++i) s.xyz[i] = 7.25f;
+    s.radius = 0.5f;
+    fenns_host_search_info info = host_info_for(&s);
+    info.counts_only = 1;
+    fenns_host_csr csr;
+    g_gpu.quiet = may_refuse;
+    fenns_result r = fenns_host_search(g_gpu.context, &info, &csr);
+    g_gpu.quiet = 0;
+    if (r == FENNS_ERROR_DRIVER_LIMIT && may_refuse) {
+        g_gpu.error_messages = 0; /* the refusal was logged as an error, as it should be */
+        printf("  %-22s n=%-8u refused: %s\n", s.name, n, fenns_result_string(r));
+    } else {
+        CHECK(r == FENNS_SUCCESS, "%s: %s", s.name, fenns_result_string(r));
+        if (r == FENNS_SUCCESS) {
+            uint32_t bad = 0;
+            for (uint32_t i = 0; i < n; ++i) bad += csr.counts[i] != n - 1u;
+            uint64_t pairs = (uint64_t)n * (n - 1u);
+            CHECK(bad == 0 && csr.total == pairs && csr.status.incomplete_queries == 0,
+                  "%s: %u counts wrong, total %llu, expected %llu", s.name, bad, (unsigned long long)csr.total,
+                  (unsigned long long)pairs);
+            printf("  %-22s n=%-8u m=%llu counted in %.0f ms\n", s.name, n, (unsigned long long)csr.total, csr.search_ms);
+        }
+    }
+    fenns_host_csr_free(g_gpu.context, &csr);
+    free(s.xyz);
+}
+
+static void run_loop_limit(void) {
+    check_coincident(100000u, g_method == FENNS_METHOD_FENNS_PAPER && device_has_loop_limit());
+    check_coincident(400000u, device_has_loop_limit());
+    if (device_has_loop_limit()) { /* must refuse, not count short */
+        scene s;
+        scene_init(&s, "400000-coincident-refused", 400000u);
+        for (uint32_t i = 0; i < 3u * s.n; ++i) s.xyz[i] = -3.0f;
+        s.radius = 1.0f;
+        fenns_host_search_info info = host_info_for(&s);
+        info.counts_only = 1;
+        fenns_host_csr csr;
+        g_gpu.quiet = 1;
+        fenns_result r = fenns_host_search(g_gpu.context, &info, &csr);
+        g_gpu.quiet = 0;
+        CHECK(r == FENNS_ERROR_DRIVER_LIMIT, "%s: %s, expected the driver-limit error", s.name, fenns_result_string(r));
+        g_gpu.error_messages = 0;
+        fenns_host_csr_free(g_gpu.context, &csr);
+        free(s.xyz);
+    }
+    /* Tight Gaussian clusters: 8 blobs of 500, sigma 2e-3, r = 0.01. */
+    scene s;
+    scene_init(&s, "tight-clusters", 4000u);
+    uint32_t state = 12345u;
+    for (uint32_t i = 0; i < s.n; ++i)
+        for (uint32_t a = 0; a < 3u; ++a) {
+            float u1 = ((float)(fenns_scene_xorshift32(&state) >> 8) + 0.5f) * (1.0f / 16777216.0f);
+            float u2 = (float)(fenns_scene_xorshift32(&state) >> 8) * (1.0f / 16777216.0f);
+            float gauss = sqrtf(-2.0f * logf(u1)) * cosf(6.2831853f * u2);
+            s.xyz[3 * i + a] = (float)((i / 500u) * 3u + a) + 2e-3f * gauss;
+        }
+    s.radius = 0.01f;
+    check_host_search(&s);
+    free(s.xyz);
+}
+
 /* 2^26+ particles whose CSR lists hold more than 2^32 entries (17 GiB):
  * clusters of 66 coincident particles 3r apart, so particle i's list is
  * exactly the other 65 of its cluster, ascending. Needs a device that
@@ -582,7 +658,7 @@ static void run_large(void) {
 }
 
 int main(int argc, char **argv) {
-    int quick = 0, large = 0, extremes = 0, huge = 0;
+    int quick = 0, large = 0, extremes = 0, huge = 0, loop_limit = 0;
     uint32_t budget = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--method") && i + 1 < argc) {
@@ -594,8 +670,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--large")) large = 1;
         else if (!strcmp(argv[i], "--extremes")) extremes = 1;
         else if (!strcmp(argv[i], "--huge")) huge = 1;
+        else if (!strcmp(argv[i], "--loop-limit")) loop_limit = 1;
         else if (!strcmp(argv[i], "--shared-memory") && i + 1 < argc) budget = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else return fprintf(stderr, "usage: test_search --method M [--quick | --extremes | --huge] [--shared-memory B] | --large\n"), 2;
+        else return fprintf(stderr, "usage: test_search --method M [--quick | --extremes | --huge | --loop-limit] [--shared-memory B] | --large\n"), 2;
     }
     fenns_result r = fenns_test_gpu_open(&g_gpu, budget);
     if (r != FENNS_SUCCESS) {
@@ -612,6 +689,7 @@ int main(int argc, char **argv) {
         }
     } else if (large) run_large();
     else if (extremes) run_extremes();
+    else if (loop_limit) run_loop_limit();
     else run_scenes(quick);
     CHECK(fenns_test_gpu_close(&g_gpu) == 0, "validation messages or library errors (counted above)");
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);

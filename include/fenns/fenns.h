@@ -52,7 +52,8 @@ extern "C" {
     X(FENNS_ERROR_TOO_LARGE, -5, "problem exceeds what the device can address")          \
     X(FENNS_ERROR_DEVICE_LOST, -6, "Vulkan device lost")                                 \
     X(FENNS_ERROR_VULKAN, -7, "Vulkan call failed")                                      \
-    X(FENNS_ERROR_INCOMPLETE, -8, "output buffer too small; see fenns_status")
+    X(FENNS_ERROR_INCOMPLETE, -8, "output buffer too small; see fenns_status")                 \
+    X(FENNS_ERROR_DRIVER_LIMIT, -9, "the driver's shader loop limit would cut the search short")
 
 typedef enum fenns_result {
 #define FENNS_RESULT_ENUM_(name, value, text) name = (value),
@@ -219,7 +220,7 @@ void fenns_pipeline_get_scratch_layout(fenns_pipeline pipeline, uint32_t particl
                                        fenns_scratch_layout *out);
 
 /* What the GPU writes for the caller to read back after a search
- * (std430 layout: u32 and one u64, no padding). */
+ * (std430 layout: u32 and one u64, no padding; 80 bytes). */
 typedef struct fenns_status {
     uint32_t particle_count;   /* n of the last build */
     uint32_t invalid_count;    /* particles with NaN/Inf coordinates */
@@ -230,6 +231,13 @@ typedef struct fenns_status {
     uint32_t fine_dims[3];     /* largest local grid used */
     float domain_min[3];       /* box of the last build */
     float domain_max[3];
+    uint32_t incomplete_queries; /* queries not searched because the driver stops a shader
+                                    invocation after a fixed number of loop iterations
+                                    (llvmpipe: 65535) and theirs would need more (e.g. >10^5
+                                    coincident particles); when nonzero, counts and lists
+                                    are invalid. Always 0 on drivers without such a limit. */
+    uint32_t fine_split;       /* fenns: fine cells per coarse cell edge of the last build
+                                  (the sections of every coarse cell); fenns-paper: 0 */
 } fenns_status;
 
 /* ------------------------------------------------------------------------ */

@@ -90,6 +90,7 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 work_base;       /* u32 index of the work table in the cell tables (256-byte aligned) */
     FENNS_U32 sections;        /* sections per coarse cell: 2 (border, inner) or FENNS_SECTIONS_FINE */
     FENNS_U32 fine_reach;      /* most fine cells searched on each side: 1 (paper) or 2 (fine cells of margin/2) */
+    FENNS_U32 loop_limit;      /* the driver's loop iterations per invocation (llvmpipe: 65535); 0: none */
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first
@@ -101,6 +102,8 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 fine_x, fine_y, fine_z;
     FENNS_F32 domain_min_x, domain_min_y, domain_min_z;
     FENNS_F32 domain_max_x, domain_max_y, domain_max_z;
+    FENNS_U32 incomplete_queries;
+    FENNS_U32 fine_split;                        /* fenns: fine cells per coarse cell and axis (F) */
     /* coarse grid (dims_* above) and the cell table it folds onto */
     FENNS_U32 table_x, table_y, table_z;         /* table cells per axis (<= dims, >= 3 where smaller) */
     FENNS_F32 cell_x, cell_y, cell_z;            /* cell edge per axis (>= margin) */
@@ -115,7 +118,8 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 key_max_x, key_max_y, key_max_z;
     FENNS_U32 dispatch_x, dispatch_y, dispatch_z; /* VkDispatchIndirectCommand of the search */
     FENNS_U32 fine_reach;                        /* fine cells the search looks out (<= pc.fine_reach) */
-    FENNS_U32 fine_split;                        /* fenns: fine cells per coarse cell and axis (F) */
+    FENNS_U32 sort_incomplete;                   /* sections the build could not sort within the
+                                                    driver's loop limit (pc.loop_limit) */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 

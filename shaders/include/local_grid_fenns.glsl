@@ -86,6 +86,19 @@ void visit_run(inout query_state s, uint begin, uint end) {
 
 uint local_index(uint x, uint y, uint z, uint local_dim) { return (z * local_dim + y) * local_dim + x; }
 
+// Whether the query's loops stay within the driver's limit (llvmpipe counts
+// every loop iteration of an invocation): the unrolled candidate steps, the
+// tails and parts of every row, and a generous allowance for the rest.
+bool within_loop_limit(uvec3 lo, uint x0, uint x1, uint split, uint reach, uint local_dim) {
+    uint steps = 1024u;
+    for (uint z = lo.z; z <= lo.z + 2u * reach; ++z)
+    for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
+        uint first = local_index(x0, y, z, local_dim), last = local_index(x1, y, z, local_dim);
+        for (uint l = first; l <= last; ++l) steps += s_local_count[l] / VISIT_UNROLL + VISIT_UNROLL + 2u;
+    }
+    return steps <= pc.loop_limit;
+}
+
 uint search_query(uint q, uint split, uint reach, uint local_dim) {
     query_state s;
     uvec4 own = load_sorted(q);
@@ -98,6 +111,10 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     // corner is its fine cell.
     uvec3 lo = fine_in_cell(u, coarse_cell(u));
     uint x0 = lo.x, x1 = lo.x + 2u * reach;
+    if (pc.loop_limit != 0u && !within_loop_limit(lo, x0, x1, split, reach, local_dim)) {
+        atomicAdd(prm.incomplete_queries, 1u);
+        return 0u;
+    }
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z)
     for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
         uint first = local_index(x0, y, z, local_dim), last = local_index(x1, y, z, local_dim);
@@ -120,6 +137,11 @@ void search_cell(work_item w, uint q) {
     uint split = prm.fine_split, reach = prm.fine_reach, local_dim = split + 2u * reach;
     build_local_grid(center, split, reach, local_dim);
     uint count = 0u;
-    if (q < w.query_end) count = search_query(q, split, reach, local_dim);
+    if (pc.loop_limit != 0u && prm.sort_incomplete != 0u) {
+        // The build could not sort within the driver's loop limit: no query of it is searched.
+        if (q < w.query_end) atomicAdd(prm.incomplete_queries, 1u);
+    } else if (q < w.query_end) {
+        count = search_query(q, split, reach, local_dim);
+    }
     add_total(count); // every invocation: the subgroup sums need them all
 }

@@ -4,6 +4,7 @@ shared uvec4 s_queries[FENNS_MAX_WORKGROUP]; // `particles` of Algorithm 3
 shared uint s_found[FENNS_MAX_WORKGROUP];    // neighbours found per query slot
 shared uvec2 s_base[FENNS_MAX_WORKGROUP];    // list base (u64) per query slot
 shared uint s_room[FENNS_MAX_WORKGROUP];     // list capacity per query slot
+shared uint s_over_limit;
 
 // Algorithm 4: the queries in the 27 fine cells around a candidate.
 // The candidate lies in the grid cell at offset d from the queries' cell.
@@ -56,6 +57,28 @@ void search_cell(work_item w, uint q) {
         s_room[slot] = target.capacity;
     }
     barrier();
+
+    // llvmpipe stops an invocation after pc.loop_limit loop iterations in
+    // all: when any invocation's share of the loops below could pass that,
+    // the chunk is reported incomplete instead of searched short.
+    if (pc.loop_limit != 0u) {
+        if (t == 0u) s_over_limit = 0u;
+        barrier();
+        uint rounds = (w.query_end - cell_begin(w.cell) + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+        for (uint k = gl_SubgroupID; k < 27u; k += gl_NumSubgroups) {
+            uint key;
+            if (k == 13u || !neighbour_cell(center, k, key)) continue;
+            uint border = KEY_START(key * pc.sections + 1u) - cell_begin(key);
+            rounds += (border + gl_SubgroupSize - 1u) / gl_SubgroupSize;
+        }
+        if (1024u + rounds * (2u * 27u + queries) > pc.loop_limit) atomicOr(s_over_limit, 1u);
+        barrier();
+        if (s_over_limit != 0u) {
+            if (t == 0u && queries != 0u) atomicAdd(prm.incomplete_queries, queries);
+            add_total(0u);
+            return;
+        }
+    }
 
     // Lines 21-24: every particle of the own cell.
     for (uint j = cell_begin(w.cell) + t; j < w.query_end; j += gl_WorkGroupSize.x)

@@ -107,6 +107,7 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
 
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {0};
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
     fenns__bind_region(&b, f, FENNS_BINDING_SORT_TMP, f->layout.sort_tmp);

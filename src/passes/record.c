@@ -32,6 +32,7 @@ fenns_push fenns__push_base(fenns_pipeline p, uint32_t n) {
     pc.work_base = p->plan.work_base;
     pc.sections = p->plan.sections;
     pc.fine_reach = p->plan.fine_reach;
+    pc.loop_limit = p->ctx->loop_limit;
     pc.user_domain = (uint32_t)p->plan.user_domain;
     pc.domain_min_x = p->plan.domain_min[0];
     pc.domain_min_y = p->plan.domain_min[1];

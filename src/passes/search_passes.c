@@ -11,6 +11,9 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     VkDeviceSize at = counts_ready ? offsetof(fenns_gpu_params, list_overflow) : offsetof(fenns_gpu_params, total_neighbors);
     VkDeviceSize size = counts_ready ? sizeof(uint32_t) : 4u * sizeof(uint32_t);
     p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer, f->scratch.offset + f->layout.params.offset + at, size, 0u);
+    p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer,
+                               f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, incomplete_queries),
+                               sizeof(uint32_t), 0u);
 }
 
 /* Whether the indices range fits the first binding (the one-store variants). */
