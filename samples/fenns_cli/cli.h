@@ -22,4 +22,12 @@ int fenns_cli_info(int argc, char **argv);
  *                 [--device I] [--domain x0,y0,z0,x1,y1,z1] [--stats] */
 int fenns_cli_neighbors(int argc, char **argv);
 
+/* fenns bench [--scenario S] [--n N] [--radius R] [--method M|all] [--reps K] [--passes]
+ *             [--passes-csv F] [--plot F.svg] [--no-host] [--device I]: CSV of warm timings. */
+int fenns_cli_bench(int argc, char **argv);
+
+/* fenns profile [--scenario S] [--n N] [--radius R] [--method M] [--reps K] [--json F]:
+ * per-pass table of one case. */
+int fenns_cli_profile(int argc, char **argv);
+
 #endif /* FENNS_CLI_H */

@@ -16,6 +16,8 @@ static void usage(FILE *out)
             "  neighbors   fixed-radius neighbour lists of a point file:\n"
             "              fenns neighbors --input F --radius R [--method fenns|fenns-paper]\n"
             "                              [--output F|-] [--device I] [--domain x0,y0,z0,x1,y1,z1] [--stats]\n"
+            "  bench       warm GPU timings of the benchmark scenarios as CSV (fenns bench --help)\n"
+            "  profile     per-pass GPU times of one case (fenns profile --help)\n"
             "\n"
             "Inputs by extension: .f32 (raw float32 x,y,z), .xyz/.txt/.csv (text), .ply.\n"
             "Device: --device, else FENNS_DEVICE, else a discrete GPU, else integrated, else a CPU driver.\n"
@@ -43,7 +45,11 @@ int main(int argc, char **argv)
         return fenns_cli_info(argc - 1, argv + 1);
     if (strcmp(cmd, "neighbors") == 0 || strcmp(cmd, "neighbours") == 0)
         return fenns_cli_neighbors(argc - 1, argv + 1);
-    if (strcmp(cmd, "run") == 0 || strcmp(cmd, "bench") == 0 || strcmp(cmd, "profile") == 0) {
+    if (strcmp(cmd, "bench") == 0)
+        return fenns_cli_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "profile") == 0)
+        return fenns_cli_profile(argc - 1, argv + 1);
+    if (strcmp(cmd, "run") == 0) {
         fprintf(stderr, "fenns: error: command '%s' is not implemented yet\n", cmd);
         return FENNS_CLI_EXIT_USAGE;
     }

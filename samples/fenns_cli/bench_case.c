@@ -1,0 +1,336 @@
+/* One benchmark case: buffers, the warm back-to-back iterations and their
+ * per-pass medians (see bench_case.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "bench_case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <volk.h>
+
+const char *const bench_call_names[BENCH_CALLS] = {"build", "counts", "csr"};
+
+#define WARMUP 3u
+#define QUERIES_PER_CALL (FENNS_MAX_PROFILED_PASSES + 1u)
+
+typedef struct gpu_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    void *mapped;
+} gpu_buffer;
+
+typedef struct bench_gpu {
+    VkDevice device;
+    VkPhysicalDevice physical_device;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkFence fence;
+    VkQueryPool queries;
+} bench_gpu;
+
+static VkResult buffer_create(const bench_gpu *g, VkDeviceSize size, int host, gpu_buffer *out) {
+    memset(out, 0, sizeof *out);
+    VkBufferCreateInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size ? size : 4u,
+                               .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                               .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
+    VkResult r = vkCreateBuffer(g->device, &info, NULL, &out->buffer);
+    if (r != VK_SUCCESS) return r;
+    out->size = info.size;
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(g->device, out->buffer, &req);
+    VkPhysicalDeviceMemoryProperties mem;
+    vkGetPhysicalDeviceMemoryProperties(g->physical_device, &mem);
+    VkMemoryPropertyFlags want = host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                                      : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    uint32_t type = UINT32_MAX;
+    for (uint32_t i = 0; i < mem.memoryTypeCount && type == UINT32_MAX; ++i)
+        if ((req.memoryTypeBits & (1u << i)) && (mem.memoryTypes[i].propertyFlags & want) == want) type = i;
+    if (type == UINT32_MAX) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
+                                  .memoryTypeIndex = type};
+    r = vkAllocateMemory(g->device, &alloc, NULL, &out->memory);
+    if (r == VK_SUCCESS) r = vkBindBufferMemory(g->device, out->buffer, out->memory, 0);
+    if (r == VK_SUCCESS && host) r = vkMapMemory(g->device, out->memory, 0, VK_WHOLE_SIZE, 0, &out->mapped);
+    return r;
+}
+
+static void buffer_destroy(const bench_gpu *g, gpu_buffer *b) {
+    if (b->buffer) vkDestroyBuffer(g->device, b->buffer, NULL);
+    if (b->memory) vkFreeMemory(g->device, b->memory, NULL);
+    memset(b, 0, sizeof *b);
+}
+
+static fenns_buffer_range whole(const gpu_buffer *b) { return (fenns_buffer_range){b->buffer, 0, b->size}; }
+
+static VkResult begin(const bench_gpu *g, VkCommandBuffer *cmd) {
+    VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = g->pool,
+                                      .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
+    VkResult r = vkAllocateCommandBuffers(g->device, &ai, cmd);
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    if (r == VK_SUCCESS) r = vkBeginCommandBuffer(*cmd, &bi);
+    return r;
+}
+
+static VkResult submit(const bench_gpu *g, VkCommandBuffer cmd) {
+    VkResult r = vkEndCommandBuffer(cmd);
+    VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};
+    if (r == VK_SUCCESS) r = vkResetFences(g->device, 1, &g->fence);
+    if (r == VK_SUCCESS) r = vkQueueSubmit(g->queue, 1, &si, g->fence);
+    if (r == VK_SUCCESS) r = vkWaitForFences(g->device, 1, &g->fence, VK_TRUE, UINT64_MAX);
+    vkFreeCommandBuffers(g->device, g->pool, 1, &cmd);
+    return r;
+}
+
+/* Every earlier write (compute, transfer) visible to every later access. */
+static void full_barrier(VkCommandBuffer cmd) {
+    VkMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                         .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
+                                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                                          VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_HOST_READ_BIT};
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
+                             VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_HOST_BIT,
+                         0, 1, &b, 0, NULL, 0, NULL);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static double median(double *v, uint32_t count) {
+    qsort(v, count, sizeof *v, cmp_double);
+    return count % 2 ? v[count / 2] : 0.5 * (v[count / 2 - 1] + v[count / 2]);
+}
+
+static double now_ms(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
+typedef struct case_state {
+    bench_gpu g;
+    fenns_pipeline pipeline;
+    gpu_buffer positions, scratch, counts, offsets, indices, status, upload;
+    fenns_profile *profiles; /* (WARMUP + reps) * BENCH_CALLS */
+    uint64_t *timestamps;
+    double *samples;
+} case_state;
+
+static void case_free(case_state *s) {
+    const bench_gpu *g = &s->g;
+    if (g->device) vkDeviceWaitIdle(g->device);
+    buffer_destroy(g, &s->positions);
+    buffer_destroy(g, &s->scratch);
+    buffer_destroy(g, &s->counts);
+    buffer_destroy(g, &s->offsets);
+    buffer_destroy(g, &s->indices);
+    buffer_destroy(g, &s->status);
+    buffer_destroy(g, &s->upload);
+    fenns_pipeline_destroy(s->pipeline);
+    if (g->queries) vkDestroyQueryPool(g->device, g->queries, NULL);
+    if (g->fence) vkDestroyFence(g->device, g->fence, NULL);
+    if (g->pool) vkDestroyCommandPool(g->device, g->pool, NULL);
+    free(s->profiles);
+    free(s->timestamps);
+    free(s->samples);
+}
+
+#define FAIL(...)                                    \
+    do {                                             \
+        snprintf(why, why_size, __VA_ARGS__);        \
+        case_free(&s);                               \
+        return 1;                                    \
+    } while (0)
+#define VK_TRY(call, what)                                                        \
+    do {                                                                          \
+        VkResult r_ = (call);                                                     \
+        if (r_ != VK_SUCCESS) FAIL("%s failed (VkResult %d)", what, (int)r_);     \
+    } while (0)
+
+/* Records one build + counts search + CSR search, with profiles. */
+static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, fenns_profile *profile) {
+    fenns_build_info b = {n, whole(&s->positions), whole(&s->scratch), &profile[BENCH_BUILD]};
+    fenns_cmd_build(cmd, s->pipeline, &b);
+    fenns_cmd_build_to_search_barrier(cmd, s->pipeline);
+    fenns_search_info si = {0};
+    si.particle_count = n;
+    si.positions = b.positions;
+    si.scratch = b.scratch;
+    si.outputs = FENNS_OUTPUT_COUNTS;
+    si.counts = whole(&s->counts);
+    si.profile = &profile[BENCH_COUNTS];
+    fenns_cmd_search(cmd, s->pipeline, &si);
+    full_barrier(cmd);
+    si.outputs = FENNS_OUTPUT_CSR;
+    si.offsets = whole(&s->offsets);
+    si.indices = whole(&s->indices);
+    si.profile = &profile[BENCH_CSR];
+    fenns_cmd_search(cmd, s->pipeline, &si);
+    full_barrier(cmd);
+}
+
+static void copy_status(VkCommandBuffer cmd, case_state *s, uint32_t n) {
+    fenns_scratch_layout layout;
+    fenns_pipeline_get_scratch_layout(s->pipeline, n, &layout);
+    VkBufferCopy c = {layout.status_offset, 0, sizeof(fenns_status)};
+    vkCmdCopyBuffer(cmd, s->scratch.buffer, s->status.buffer, 1, &c);
+    full_barrier(cmd);
+}
+
+int bench_case_run(fenns_headless headless, fenns_context context, const bench_case *c, bench_result *out,
+                   char *why, size_t why_size) {
+    case_state s;
+    memset(&s, 0, sizeof s);
+    memset(out, 0, sizeof *out);
+    out->host_ms = -1.0;
+    const uint32_t n = c->n, iterations = WARMUP + c->reps;
+    s.g.device = fenns_headless_device(headless);
+    s.g.physical_device = fenns_headless_physical_device(headless);
+    s.g.queue = fenns_headless_queue(headless);
+    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+                                  .queueFamilyIndex = fenns_headless_queue_family(headless)};
+    VK_TRY(vkCreateCommandPool(s.g.device, &pi, NULL, &s.g.pool), "vkCreateCommandPool");
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VK_TRY(vkCreateFence(s.g.device, &fi, NULL, &s.g.fence), "vkCreateFence");
+    VkQueryPoolCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO, .queryType = VK_QUERY_TYPE_TIMESTAMP,
+                                .queryCount = iterations * BENCH_CALLS * QUERIES_PER_CALL};
+    VK_TRY(vkCreateQueryPool(s.g.device, &qi, NULL, &s.g.queries), "vkCreateQueryPool");
+    s.profiles = calloc((size_t)iterations * BENCH_CALLS, sizeof *s.profiles);
+    s.timestamps = calloc(qi.queryCount, sizeof *s.timestamps);
+    s.samples = calloc(c->reps, sizeof *s.samples);
+    if (!s.profiles || !s.timestamps || !s.samples) FAIL("out of host memory");
+
+    fenns_pipeline_create_info pci = {0};
+    pci.method = c->method;
+    pci.radius = c->radius;
+    pci.max_particles = n ? n : 1u;
+    memcpy(pci.domain_min, c->domain_min, sizeof pci.domain_min);
+    memcpy(pci.domain_max, c->domain_max, sizeof pci.domain_max);
+    fenns_result fr = fenns_pipeline_create(context, &pci, &s.pipeline);
+    if (fr != FENNS_SUCCESS) FAIL("fenns_pipeline_create: %s", fenns_result_string(fr));
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(s.pipeline, n, &req);
+    VK_TRY(buffer_create(&s.g, 16u * (VkDeviceSize)n, 0, &s.positions), "positions buffer");
+    VK_TRY(buffer_create(&s.g, 16u * (VkDeviceSize)n, 1, &s.upload), "upload buffer");
+    VK_TRY(buffer_create(&s.g, req.size, 0, &s.scratch), "scratch buffer");
+    VK_TRY(buffer_create(&s.g, 4u * (VkDeviceSize)n, 0, &s.counts), "counts buffer");
+    VK_TRY(buffer_create(&s.g, 8u * ((VkDeviceSize)n + 1u), 0, &s.offsets), "offsets buffer");
+    VK_TRY(buffer_create(&s.g, sizeof(fenns_status), 1, &s.status), "status buffer");
+    float *v4 = s.upload.mapped;
+    for (uint32_t i = 0; i < n; ++i) {
+        memcpy(v4 + 4u * i, c->xyz + 3u * i, 3u * sizeof(float));
+        v4[4u * i + 3u] = 0.0f;
+    }
+
+    /* Upload, then one counting search to size the lists exactly. */
+    VkCommandBuffer cmd;
+    VK_TRY(begin(&s.g, &cmd), "vkBeginCommandBuffer");
+    VkBufferCopy up = {0, 0, 16u * (VkDeviceSize)(n ? n : 1u)};
+    vkCmdCopyBuffer(cmd, s.upload.buffer, s.positions.buffer, 1, &up);
+    full_barrier(cmd);
+    fenns_build_info b = {n, whole(&s.positions), whole(&s.scratch), NULL};
+    fenns_cmd_build(cmd, s.pipeline, &b);
+    fenns_cmd_build_to_search_barrier(cmd, s.pipeline);
+    fenns_search_info si = {0};
+    si.particle_count = n;
+    si.positions = b.positions;
+    si.scratch = b.scratch;
+    si.outputs = FENNS_OUTPUT_COUNTS;
+    si.counts = whole(&s.counts);
+    fenns_cmd_search(cmd, s.pipeline, &si);
+    full_barrier(cmd);
+    copy_status(cmd, &s, n);
+    VK_TRY(submit(&s.g, cmd), "the sizing submit");
+    memcpy(&out->status, s.status.mapped, sizeof out->status);
+    if (out->status.incomplete_queries) FAIL("the driver's loop limit cuts this search short");
+    uint64_t m = out->status.total_neighbors;
+    VK_TRY(buffer_create(&s.g, 4u * (m ? m : 1u), 0, &s.indices), "lists buffer");
+
+    /* The measured run: warm-up and measured iterations back to back. */
+    VK_TRY(begin(&s.g, &cmd), "vkBeginCommandBuffer");
+    vkCmdResetQueryPool(cmd, s.g.queries, 0, qi.queryCount);
+    for (uint32_t it = 0; it < iterations; ++it) {
+        fenns_profile *p = &s.profiles[(size_t)it * BENCH_CALLS];
+        for (uint32_t k = 0; k < BENCH_CALLS; ++k) {
+            p[k].query_pool = s.g.queries;
+            p[k].first_query = (it * BENCH_CALLS + k) * QUERIES_PER_CALL;
+        }
+        record_iteration(cmd, &s, n, p);
+    }
+    copy_status(cmd, &s, n);
+    VK_TRY(submit(&s.g, cmd), "the measured submit");
+    memcpy(&out->status, s.status.mapped, sizeof out->status);
+    if (out->status.list_overflow || out->status.incomplete_queries || out->status.total_neighbors != m)
+        FAIL("the measured searches disagree with the sizing search (overflow %u, incomplete %u)",
+             out->status.list_overflow, out->status.incomplete_queries);
+    out->total_neighbors = (double)m;
+
+    /* Only written queries are read (an unwritten one would never be ready). */
+    for (uint32_t it = WARMUP; it < iterations; ++it)
+        for (uint32_t k = 0; k < BENCH_CALLS; ++k) {
+            fenns_profile *p = &s.profiles[(size_t)it * BENCH_CALLS + k];
+            VK_TRY(vkGetQueryPoolResults(s.g.device, s.g.queries, p->first_query, p->pass_count + 1u,
+                                         sizeof(uint64_t) * (p->pass_count + 1u), s.timestamps + p->first_query,
+                                         sizeof(uint64_t), VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+                   "vkGetQueryPoolResults");
+        }
+    for (uint32_t k = 0; k < BENCH_CALLS; ++k) {
+        const fenns_profile *first = &s.profiles[(size_t)WARMUP * BENCH_CALLS + k];
+        uint32_t passes = first->pass_count;
+        out->pass_count[k] = passes;
+        double per_pass[FENNS_MAX_PROFILED_PASSES];
+        for (uint32_t ps = 0; ps <= passes; ++ps) {
+            for (uint32_t rep = 0; rep < c->reps; ++rep) {
+                const fenns_profile *p = &s.profiles[(size_t)(WARMUP + rep) * BENCH_CALLS + k];
+                if (fenns_profile_pass_ms(context, p, s.timestamps + p->first_query, per_pass) != FENNS_SUCCESS)
+                    FAIL("this queue family writes no timestamps");
+                double total = 0.0;
+                for (uint32_t q = 0; q < passes; ++q) total += per_pass[q];
+                s.samples[rep] = ps < passes ? per_pass[ps] : total;
+            }
+            double med = median(s.samples, c->reps);
+            if (ps < passes) {
+                out->pass_ms[k][ps] = med;
+                out->pass_names[k][ps] = first->pass_names[ps];
+                out->pass_bytes[k][ps] = first->pass_bytes[ps];
+            } else {
+                out->call_ms[k] = med;
+            }
+        }
+    }
+    out->gpu_mem_bytes = req.size + 4u * (uint64_t)n + 8u * ((uint64_t)n + 1u) + 4u * m;
+
+    if (c->host) { /* host positions in, CSR lists in host memory out: one warm-up, then reps */
+        fenns_host_search_info hi = {0};
+        hi.method = c->method;
+        hi.radius = c->radius;
+        hi.positions = c->xyz;
+        hi.particle_count = n;
+        memcpy(hi.domain_min, c->domain_min, sizeof hi.domain_min);
+        memcpy(hi.domain_max, c->domain_max, sizeof hi.domain_max);
+        hi.queue = s.g.queue;
+        for (uint32_t rep = 0; rep <= c->reps; ++rep) {
+            fenns_host_csr csr;
+            double t0 = now_ms();
+            fr = fenns_host_search(context, &hi, &csr);
+            double t1 = now_ms();
+            uint64_t total = csr.total;
+            fenns_host_csr_free(context, &csr);
+            if (fr != FENNS_SUCCESS) FAIL("fenns_host_search: %s", fenns_result_string(fr));
+            if (total != m) FAIL("fenns_host_search found %llu entries, the recorded search %llu",
+                                 (unsigned long long)total, (unsigned long long)m);
+            if (rep > 0) s.samples[rep - 1] = t1 - t0;
+        }
+        out->host_ms = median(s.samples, c->reps);
+    }
+    case_free(&s);
+    return 0;
+}
