@@ -279,6 +279,96 @@ static void expect_matches_reference(const char *what, const char *csr_path, con
     free(gi);
 }
 
+/* The CSV field `col` (0-based) of `line`, copied into buf. */
+static const char *csv_field(const char *line, int col, char *buf, size_t size)
+{
+    for (int c = 0; c < col && line; ++c) {
+        line = strchr(line, ',');
+        if (line) ++line;
+    }
+    buf[0] = '\0';
+    if (!line) return buf;
+    size_t k = 0;
+    while (line[k] && line[k] != ',' && line[k] != '\n' && k + 1 < size) {
+        buf[k] = line[k];
+        ++k;
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* fenns bench / fenns profile on small cases: the CSV's shape, the measured
+ * average against a CPU count of the same generated set, pass rows, plot,
+ * JSON, and bad options. Timings are only checked to be positive. */
+static void check_bench(void)
+{
+    const uint32_t n = 8192;
+    float *xyz = malloc(12u * n);
+    fenns_scene_uniform(xyz, n, 180.0f);
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    CHECK(fenns_reference_csr(xyz, n, 8.0f, &ro, &ri) == 0, "reference failed");
+    double want = ro ? (double)ro[n] / n : -1.0;
+    fenns_reference_free(&ro, &ri);
+    free(xyz);
+
+    const char *a[] = {"bench", "--scenario", "s1", "--n", "8192", "--radius", "8", "--reps", "2", "--method", "all",
+                       "--passes-csv", path_of("passes.csv"), "--plot", path_of("plot.svg"), NULL};
+    run_result r = run_fenns(a);
+    CHECK(r.status == 0, "bench: status %d: %s", r.status, r.err);
+    CHECK(count_lines(r.out) == 3 && strncmp(r.out, "method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,"
+                                                  "csr_ms,host_ms,gpu_mem_bytes,device\n", 99) == 0,
+          "bench: expected the header and 2 rows, got: %s", r.out);
+    const char *row = strchr(r.out, '\n');
+    for (int k = 0; k < 2 && row; ++k, row = strchr(row + 1, '\n')) {
+        char f[128];
+        CHECK(strcmp(csv_field(row + 1, 0, f, sizeof f), k ? "fenns-paper" : "fenns") == 0, "bench row %d method %s", k, f);
+        double avg = atof(csv_field(row + 1, 5, f, sizeof f));
+        CHECK(fabs(avg - want) < 0.006, "bench row %d: avg_neighbors %g, the CPU count gives %.3f", k, avg, want);
+        for (int col = 6; col <= 9; ++col)
+            CHECK(atof(csv_field(row + 1, col, f, sizeof f)) > 0.0, "bench row %d: column %d is %s", k, col, f);
+        CHECK(strtoull(csv_field(row + 1, 10, f, sizeof f), NULL, 10) > 16u * n, "bench row %d: gpu_mem_bytes %s", k, f);
+    }
+    run_free(&r);
+    char *passes = slurp(path_of("passes.csv"), NULL);
+    CHECK(passes && strncmp(passes, "method,scenario,n,radius,call,pass,ms,bytes,gb_per_s\n", 53) == 0 &&
+              strstr(passes, ",build,coarse count,") && strstr(passes, ",csr,offsets scan,") &&
+              !strstr(passes, ",,"),
+          "bench --passes-csv: %s", passes ? passes : "(missing)");
+    free(passes);
+    char *svg = slurp(path_of("plot.svg"), NULL);
+    CHECK(svg && strncmp(svg, "<svg", 4) == 0 && strstr(svg, "polyline") && strstr(svg, "</svg>"), "bench --plot");
+    free(svg);
+
+    const char *p[] = {"profile", "--scenario", "s1", "--n", "4096", "--radius", "4", "--reps", "2", "--json",
+                       path_of("profile.json"), NULL};
+    r = run_fenns(p);
+    CHECK(r.status == 0 && strstr(r.out, "search (counts)") && strstr(r.out, "share"), "profile: status %d: %s %s",
+          r.status, r.out, r.err);
+    run_free(&r);
+    char *json = slurp(path_of("profile.json"), NULL);
+    CHECK(json && json[0] == '{' && strstr(json, "\"passes\"") && strstr(json, "\"pass\": \"section sort\""),
+          "profile --json: %s", json ? json : "(missing)");
+    free(json);
+
+    const char *b1[] = {"bench", "--reps", "0", NULL};
+    const char *b2[] = {"bench", "--scenario", "nope", NULL};
+    const char *b3[] = {"bench", "--n", "-3", NULL};
+    const char *b4[] = {"bench", "--method", "radix", NULL};
+    const char *b5[] = {"bench", "--radius", "nan", NULL};
+    const char *b6[] = {"profile", "--scenario", "all", NULL};
+    const char *b7[] = {"bench", "--plot", path_of("no/such/dir/p.svg"), "--n", "1024", "--scenario", "s1",
+                        "--radius", "1", "--method", "fenns", "--reps", "1", "--no-host", NULL};
+    expect_error(b1, 2, "--reps");
+    expect_error(b2, 2, "nope");
+    expect_error(b3, 2, "--n");
+    expect_error(b4, 2, "not implemented");
+    expect_error(b5, 2, "--radius");
+    expect_error(b6, 2, "all");
+    expect_error(b7, 1, "p.svg");
+    printf("  ok bench, profile\n");
+}
+
 int main(int argc, char **argv)
 {
     const uint32_t n = 400;
@@ -480,6 +570,7 @@ int main(int argc, char **argv)
     }
 
     free(xyz);
+    check_bench();
     if (failures) {
         fprintf(stderr, "test_cli: %d failure(s)\n", failures);
         return 1;

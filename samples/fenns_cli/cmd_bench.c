@@ -317,6 +317,13 @@ static int bench_or_profile(int argc, char **argv, int profile) {
     if (parsed < 0) return FENNS_CLI_EXIT_OK;
     if (!parsed) return FENNS_CLI_EXIT_USAGE;
     if (profile && o.radius == 0.0f) o.radius = 1.0f;
+    /* Output files are checked before any work (bad paths fail at once). */
+    const char *outputs[2] = {o.plot, o.json};
+    for (int k = 0; k < 2; ++k) {
+        FILE *f = outputs[k] ? fopen(outputs[k], "w") : NULL;
+        if (outputs[k] && !f) return error_line("cannot write '%s'", outputs[k]), FENNS_CLI_EXIT_FAILURE;
+        if (f) fclose(f);
+    }
     run_state st;
     memset(&st, 0, sizeof st);
     if (!open_device(&o, &st)) {

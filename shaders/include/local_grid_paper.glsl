@@ -4,7 +4,7 @@ shared uvec4 s_queries[FENNS_MAX_WORKGROUP]; // `particles` of Algorithm 3
 shared uint s_found[FENNS_MAX_WORKGROUP];    // neighbours found per query slot
 shared uvec2 s_base[FENNS_MAX_WORKGROUP];    // list base (u64) per query slot
 shared uint s_room[FENNS_MAX_WORKGROUP];     // list capacity per query slot
-shared uint s_over_limit;
+shared uint s_over_limit, s_fullest;
 
 // Algorithm 4: the queries in the 27 fine cells around a candidate.
 // The candidate lies in the grid cell at offset d from the queries' cell.
@@ -62,8 +62,16 @@ void search_cell(work_item w, uint q) {
     // all: when any invocation's share of the loops below could pass that,
     // the chunk is reported incomplete instead of searched short.
     if (pc.loop_limit != 0u) {
-        if (t == 0u) s_over_limit = 0u;
+        // A candidate visits 27 fine cells and, in them, at most 27 times the
+        // fullest fine cell's queries (and never more than the chunk's).
+        if (t == 0u) s_over_limit = s_fullest = 0u;
         barrier();
+        uint fullest = 0u;
+        for (uint f = t; f < fine_count; f += gl_WorkGroupSize.x) fullest = max(fullest, s_fine[f + 1u] - s_fine[f]);
+        fullest = subgroupMax(fullest);
+        if (subgroupElect()) atomicMax(s_fullest, fullest);
+        barrier();
+        uint per_candidate = 2u * 27u + min(queries, 27u * s_fullest);
         uint rounds = (w.query_end - cell_begin(w.cell) + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
         for (uint k = gl_SubgroupID; k < 27u; k += gl_NumSubgroups) {
             uint key;
@@ -71,7 +79,7 @@ void search_cell(work_item w, uint q) {
             uint border = KEY_START(key * pc.sections + 1u) - cell_begin(key);
             rounds += (border + gl_SubgroupSize - 1u) / gl_SubgroupSize;
         }
-        if (1024u + rounds * (2u * 27u + queries) > pc.loop_limit) atomicOr(s_over_limit, 1u);
+        if (1024u + fine_count / gl_WorkGroupSize.x + rounds * per_candidate > pc.loop_limit) atomicOr(s_over_limit, 1u);
         barrier();
         if (s_over_limit != 0u) {
             if (t == 0u && queries != 0u) atomicAdd(prm.incomplete_queries, queries);
