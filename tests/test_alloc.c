@@ -1,8 +1,12 @@
 /*
  * Host allocation failure injected at every allocation that goes through the
  * caller's VkAllocationCallbacks (fenns' own and the driver's, which fenns
- * passes on): each failure is reported as FENNS_ERROR_OUT_OF_HOST_MEMORY,
- * every allocation is returned, and the context stays usable.
+ * passes on) in a context + the host sequence of fenns_test_host_sequence
+ * (one-shot fenns_host_search; a fenns_host_searcher created, run, grown,
+ * run warm): each failure is reported as FENNS_ERROR_OUT_OF_HOST_MEMORY,
+ * every allocation is returned, the failed step succeeds when run again on
+ * the same searcher, and the context stays usable. A warm searcher run
+ * allocates nothing.
  */
 #include "check.h"
 
@@ -65,8 +69,33 @@ static void *reallocate(void *user, void *original, size_t size, size_t alignmen
 
 static fenns_test_gpu g;
 
-static fenns_result search_once(fenns_context ctx, const float *xyz, uint32_t n, uint64_t *total) {
-    return fenns_test_host_total(&g, ctx, xyz, n, 0.3f, total);
+static void end_injection(void *user) { ((injector *)user)->fail_at = -1; }
+
+static fenns_result search_once(fenns_context ctx, const float *xyz, uint32_t n, uint64_t *sum, injector *recover) {
+    return fenns_test_host_sequence(&g, ctx, xyz, n, 0.3f, sum, recover ? end_injection : NULL, recover);
+}
+
+/* Warm runs (same configuration, no more particles or entries than held)
+ * allocate no host memory. */
+static void check_warm_run(fenns_context ctx, injector *in, const float *xyz, uint32_t n) {
+    fenns_host_searcher s = NULL;
+    fenns_host_search_info info;
+    memset(&info, 0, sizeof info);
+    info.radius = 0.3f;
+    info.positions = xyz;
+    info.particle_count = n;
+    info.queue = g.queue;
+    fenns_host_csr csr;
+    CHECK(fenns_host_searcher_create(ctx, &s) == FENNS_SUCCESS && fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS,
+          "warm check: first run");
+    long before = in->count;
+    info.particle_count = n / 2u;
+    fenns_result a = fenns_host_searcher_run(s, &info, &csr);
+    info.counts_only = 1;
+    fenns_result b = fenns_host_searcher_run(s, &info, &csr);
+    CHECK(a == FENNS_SUCCESS && b == FENNS_SUCCESS && in->count == before, "warm runs: %s, %s, %ld allocations",
+          fenns_result_string(a), fenns_result_string(b), in->count - before);
+    fenns_host_searcher_destroy(s);
 }
 
 int main(void) {
@@ -85,7 +114,8 @@ int main(void) {
     fenns_context ctx;
     uint64_t expected = 0;
     CHECK(fenns_context_create(&ci, &ctx) == FENNS_SUCCESS, "context");
-    CHECK(search_once(ctx, xyz, N, &expected) == FENNS_SUCCESS && expected > 0, "reference search");
+    CHECK(search_once(ctx, xyz, N, &expected, NULL) == FENNS_SUCCESS && expected > 0, "reference search");
+    check_warm_run(ctx, &in, xyz, N);
     fenns_context_destroy(ctx);
     CHECK(in.outstanding == 0, "%ld allocations outstanding after a clean run", in.outstanding);
 
@@ -99,12 +129,15 @@ int main(void) {
         fenns_result r = fenns_context_create(&ci, &ctx);
         uint64_t total = 0;
         if (r == FENNS_SUCCESS) {
-            r = search_once(ctx, xyz, N, &total);
+            r = search_once(ctx, xyz, N, &total, &in);
             if (in.failed) {
-                /* The same context still works once memory is back. */
+                /* Recovered: the same searcher and context finished the
+                 * sequence with the right result; else try a fresh sequence. */
+                CHECK(total == expected, "the failed step at allocation %ld did not recover when run again", k);
                 in.fail_at = -1;
                 uint64_t again = 0;
-                CHECK(search_once(ctx, xyz, N, &again) == FENNS_SUCCESS && again == expected,
+                if (total != expected)
+                    CHECK(search_once(ctx, xyz, N, &again, NULL) == FENNS_SUCCESS && again == expected,
                       "context unusable after a failure at allocation %ld", k);
             }
             fenns_context_destroy(ctx);
