@@ -424,28 +424,32 @@ static fenns_result host_step(const fenns_test_gpu *g, fenns_context ctx, fenns_
     return r;
 }
 
-fenns_result fenns_test_host_sequence(const fenns_test_gpu *g, fenns_context ctx, const float *xyz, uint32_t n,
-                                      float radius, uint64_t *sum, void (*recover)(void *), void *user) {
+fenns_result fenns_test_host_sequence(const fenns_test_gpu *g, fenns_context ctx, fenns_test_host_part part,
+                                      const float *xyz, uint32_t n, float radius, uint64_t *sum,
+                                      void (*recover)(void *), void *user) {
     fenns_result first = FENNS_SUCCESS, r;
     fenns_host_searcher s = NULL;
     *sum = 0;
     /* Each step once more after a failure when recover() is given: a failed
      * call must leave the searcher and the context usable. */
-#define HOST_STEP_(call)                                          \
-    do {                                                          \
-        r = (call);                                               \
+#define HOST_STEP_(call)                                             \
+    do {                                                             \
+        r = (call);                                                  \
         if (r != FENNS_SUCCESS && first == FENNS_SUCCESS) first = r; \
-        if (r != FENNS_SUCCESS && recover) {                      \
-            recover(user);                                        \
-            r = (call);                                           \
-        }                                                         \
-        if (r != FENNS_SUCCESS) goto done;                        \
+        if (r != FENNS_SUCCESS && recover) {                         \
+            recover(user);                                           \
+            r = (call);                                              \
+        }                                                            \
+        if (r != FENNS_SUCCESS) goto done;                           \
     } while (0)
-    HOST_STEP_(host_step(g, ctx, NULL, xyz, n / 2u, radius, 0, sum));
-    HOST_STEP_(fenns_host_searcher_create(ctx, &s));
-    HOST_STEP_(host_step(g, ctx, s, xyz, n / 2u, radius, 0, sum));
-    HOST_STEP_(host_step(g, ctx, s, xyz, n, 1.5f * radius, 0, sum));
-    HOST_STEP_(host_step(g, ctx, s, xyz, n / 2u, 1.5f * radius, 1, sum));
+    if (part == FENNS_TEST_HOST_ONE_SHOT) {
+        HOST_STEP_(host_step(g, ctx, NULL, xyz, n / 2u, radius, 0, sum));
+    } else {
+        HOST_STEP_(fenns_host_searcher_create(ctx, &s));
+        HOST_STEP_(host_step(g, ctx, s, xyz, n / 2u, radius, 0, sum));
+        HOST_STEP_(host_step(g, ctx, s, xyz, n, 1.5f * radius, 0, sum));
+        HOST_STEP_(host_step(g, ctx, s, xyz, n / 2u, 1.5f * radius, 1, sum));
+    }
 #undef HOST_STEP_
 done:
     fenns_host_searcher_destroy(s);

@@ -71,8 +71,9 @@ static fenns_test_gpu g;
 
 static void end_injection(void *user) { ((injector *)user)->fail_at = -1; }
 
-static fenns_result search_once(fenns_context ctx, const float *xyz, uint32_t n, uint64_t *sum, injector *recover) {
-    return fenns_test_host_sequence(&g, ctx, xyz, n, 0.3f, sum, recover ? end_injection : NULL, recover);
+static fenns_result search_once(fenns_context ctx, fenns_test_host_part part, const float *xyz, uint32_t n,
+                                uint64_t *sum, injector *recover) {
+    return fenns_test_host_sequence(&g, ctx, part, xyz, n, 0.3f, sum, recover ? end_injection : NULL, recover);
 }
 
 /* Warm runs (same configuration, no more particles or entries than held)
@@ -110,51 +111,60 @@ int main(void) {
     fenns_headless_context_info(g.headless, &ci);
     ci.allocation_callbacks = &cb;
 
-    /* The result without failures. */
+    /* The results without failures. */
     fenns_context ctx;
-    uint64_t expected = 0;
+    uint64_t expected[2] = {0, 0};
     CHECK(fenns_context_create(&ci, &ctx) == FENNS_SUCCESS, "context");
-    CHECK(search_once(ctx, xyz, N, &expected, NULL) == FENNS_SUCCESS && expected > 0, "reference search");
+    for (int part = 0; part < 2; ++part)
+        CHECK(search_once(ctx, (fenns_test_host_part)part, xyz, N, &expected[part], NULL) == FENNS_SUCCESS &&
+                  expected[part] > 0,
+              "reference sequence %d", part);
     check_warm_run(ctx, &in, xyz, N);
     fenns_context_destroy(ctx);
     CHECK(in.outstanding == 0, "%ld allocations outstanding after a clean run", in.outstanding);
 
     g.quiet = 1; /* the refusals are logged; they are expected */
     long sites = 0;
-    for (long k = 0;; ++k) {
-        in.count = 0;
-        in.failed = 0;
-        in.fail_at = k;
-        if (getenv("FENNS_TEST_TRACE")) fprintf(stderr, "fail at %ld\n", k); /* to find a crashing site */
-        fenns_result r = fenns_context_create(&ci, &ctx);
-        uint64_t total = 0;
-        if (r == FENNS_SUCCESS) {
-            r = search_once(ctx, xyz, N, &total, &in);
-            if (in.failed) {
-                /* Recovered: the same searcher and context finished the
-                 * sequence with the right result; else try a fresh sequence. */
-                CHECK(total == expected, "the failed step at allocation %ld did not recover when run again", k);
-                in.fail_at = -1;
-                uint64_t again = 0;
-                if (total != expected)
-                    CHECK(search_once(ctx, xyz, N, &again, NULL) == FENNS_SUCCESS && again == expected,
-                      "context unusable after a failure at allocation %ld", k);
+    for (int part = 0; part < 2; ++part) {
+        fenns_test_host_part which = (fenns_test_host_part)part;
+        for (long k = 0;; ++k) {
+            in.count = 0;
+            in.failed = 0;
+            in.fail_at = k;
+            if (getenv("FENNS_TEST_TRACE")) fprintf(stderr, "part %d: fail at %ld\n", part, k); /* a crashing site */
+            fenns_result r = fenns_context_create(&ci, &ctx);
+            uint64_t total = 0;
+            if (r == FENNS_SUCCESS) {
+                r = search_once(ctx, which, xyz, N, &total, &in);
+                if (in.failed) {
+                    /* Recovered: the same searcher and context finished the
+                     * sequence with the right result; else try a fresh one. */
+                    CHECK(total == expected[part], "part %d: the failed step at allocation %ld did not recover", part, k);
+                    in.fail_at = -1;
+                    uint64_t again = 0;
+                    if (total != expected[part])
+                        CHECK(search_once(ctx, which, xyz, N, &again, NULL) == FENNS_SUCCESS && again == expected[part],
+                              "part %d: context unusable after a failure at allocation %ld", part, k);
+                }
+                fenns_context_destroy(ctx);
             }
-            fenns_context_destroy(ctx);
+            CHECK(in.outstanding == 0, "part %d: failure at allocation %ld leaks %ld allocations", part, k,
+                  in.outstanding);
+            if (!in.failed) {
+                CHECK(r == FENNS_SUCCESS && total == expected[part], "part %d: no failure injected but the run failed",
+                      part);
+                break;
+            }
+            ++sites;
+            CHECK(r == FENNS_ERROR_OUT_OF_HOST_MEMORY, "part %d: failure at allocation %ld gave %s", part, k,
+                  fenns_result_string(r));
+            if (r != FENNS_ERROR_OUT_OF_HOST_MEMORY) break;
         }
-        CHECK(in.outstanding == 0, "failure at allocation %ld leaks %ld allocations", k, in.outstanding);
-        if (!in.failed) {
-            CHECK(r == FENNS_SUCCESS && total == expected, "no failure injected but the run failed");
-            break;
-        }
-        ++sites;
-        CHECK(r == FENNS_ERROR_OUT_OF_HOST_MEMORY, "failure at allocation %ld gave %s", k, fenns_result_string(r));
-        if (r != FENNS_ERROR_OUT_OF_HOST_MEMORY) break;
     }
     g.quiet = 0;
     g.error_messages = 0;
     printf("injected a failure at each of %ld allocation sites\n", sites);
-    CHECK(sites > 10, "only %ld allocation sites", sites);
+    CHECK(sites > 60, "only %ld allocation sites", sites);
     CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
     return failures ? 1 : 0;

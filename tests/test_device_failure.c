@@ -190,8 +190,9 @@ static void end_injection(void *user) {
 }
 
 /* The sequence; with recover, a failed step runs again once injection ends. */
-static fenns_result search_once(fenns_context ctx, const float *xyz, uint32_t n, uint64_t *sum, int recover) {
-    return fenns_test_host_sequence(&g, ctx, xyz, n, 1.0f, sum, recover ? end_injection : NULL, NULL);
+static fenns_result search_once(fenns_context ctx, fenns_test_host_part part, const float *xyz, uint32_t n,
+                                uint64_t *sum, int recover) {
+    return fenns_test_host_sequence(&g, ctx, part, xyz, n, 1.0f, sum, recover ? end_injection : NULL, NULL);
 }
 
 /* A searcher's warm runs (same configuration, no more particles or list
@@ -222,8 +223,8 @@ static void check_warm_run(fenns_context ctx, const float *xyz, uint32_t n) {
     fenns_host_searcher_destroy(s);
 }
 
-static long run_faults(const fenns_context_create_info *ci, fault kind, fenns_result expected_result,
-                       const float *xyz, uint32_t n, uint64_t expected) {
+static long run_faults(const fenns_context_create_info *ci, fenns_test_host_part part, fault kind,
+                       fenns_result expected_result, const float *xyz, uint32_t n, uint64_t expected) {
     long sites = 0;
     in.kind = kind;
     for (long k = 0;; ++k) {
@@ -235,7 +236,7 @@ static long run_faults(const fenns_context_create_info *ci, fault kind, fenns_re
         fenns_result r = fenns_context_create(ci, &ctx);
         uint64_t total = 0;
         if (r == FENNS_SUCCESS) {
-            r = search_once(ctx, xyz, n, &total, 1);
+            r = search_once(ctx, part, xyz, n, &total, 1);
             if (in.failed) {
                 /* Recovered: the same searcher and context finished the
                  * sequence with the right result; else try a fresh sequence. */
@@ -243,7 +244,7 @@ static long run_faults(const fenns_context_create_info *ci, fault kind, fenns_re
                 in.fail_at = -1;
                 uint64_t again = 0;
                 if (total != expected)
-                    CHECK(search_once(ctx, xyz, n, &again, 0) == FENNS_SUCCESS && again == expected,
+                    CHECK(search_once(ctx, part, xyz, n, &again, 0) == FENNS_SUCCESS && again == expected,
                           "context unusable after a failure at call %ld", k);
             }
             fenns_context_destroy(ctx);
@@ -280,17 +281,24 @@ int main(void) {
     ci.get_device_proc_addr = injecting_gdpa;
 
     fenns_context ctx;
-    uint64_t expected = 0;
+    uint64_t expected[2] = {0, 0};
     CHECK(fenns_context_create(&ci, &ctx) == FENNS_SUCCESS, "context");
-    CHECK(search_once(ctx, xyz, N, &expected, 0) == FENNS_SUCCESS && expected > 16u * N, "reference sequence (sum %llu)",
-          (unsigned long long)expected);
+    for (int part = 0; part < 2; ++part)
+        CHECK(search_once(ctx, (fenns_test_host_part)part, xyz, N, &expected[part], 0) == FENNS_SUCCESS &&
+                  expected[part] > N,
+              "reference sequence %d (sum %llu)", part, (unsigned long long)expected[part]);
     check_warm_run(ctx, xyz, N);
     fenns_context_destroy(ctx);
     CHECK(in.live == 0, "%ld Vulkan objects left after a clean run", in.live);
 
     g.quiet = 1; /* the failures are logged; they are expected */
-    long oom = run_faults(&ci, FAULT_OOM, FENNS_ERROR_OUT_OF_DEVICE_MEMORY, xyz, N, expected);
-    long lost = run_faults(&ci, FAULT_LOST, FENNS_ERROR_DEVICE_LOST, xyz, N, expected);
+    long oom = 0, lost = 0;
+    for (int part = 0; part < 2; ++part) {
+        oom += run_faults(&ci, (fenns_test_host_part)part, FAULT_OOM, FENNS_ERROR_OUT_OF_DEVICE_MEMORY, xyz, N,
+                          expected[part]);
+        lost += run_faults(&ci, (fenns_test_host_part)part, FAULT_LOST, FENNS_ERROR_DEVICE_LOST, xyz, N,
+                           expected[part]);
+    }
     g.quiet = 0;
     g.error_messages = 0;
     printf("injected VK_ERROR_OUT_OF_DEVICE_MEMORY at %ld calls, VK_ERROR_DEVICE_LOST at %ld calls\n", oom, lost);

@@ -429,6 +429,8 @@ fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_h
 /* One-shot fenns_host_searcher_run: creates a searcher sized exactly for this
  * call, runs it, and hands it to *out, whose arrays then live until
  * fenns_host_csr_free(context, out) destroys it (no copy of the results).
+ * Cost: a pipeline creation (shader compilation) and buffer allocations, then
+ * what a run costs; keep a fenns_host_searcher for repeated searches.
  * Errors: those of fenns_host_searcher_create and fenns_host_searcher_run.
  * On error *out is empty and nothing is left allocated. */
 fenns_result fenns_host_search(fenns_context context, const fenns_host_search_info *info,
