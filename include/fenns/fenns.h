@@ -20,6 +20,7 @@
  * Thread safety: a fenns_context and its pipelines are immutable after
  * creation; fenns_cmd_* may be called from any thread on distinct command
  * buffers. Creating and destroying objects must not race with their use.
+ * A fenns_host_searcher is externally synchronized: one call at a time.
  *
  * Neighbour: j is a neighbour of i when j != i and the float32 value
  * dx*dx + dy*dy + dz*dz <= r*r with d = p_j - p_i. Particles with a NaN or Inf
