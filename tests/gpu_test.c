@@ -402,17 +402,56 @@ VkResult fenns_test_download(fenns_test_gpu *g, const fenns_test_buffer *src, Vk
     return staged_copy(g, src->buffer, offset, NULL, data, size);
 }
 
-fenns_result fenns_test_host_total(const fenns_test_gpu *g, fenns_context ctx, const float *xyz, uint32_t n,
-                                   float radius, uint64_t *total) {
+/* One step of the host sequence: a searcher run (searcher given) or the
+ * one-shot call; adds the total and a checksum of the lists to *sum. */
+static fenns_result host_step(const fenns_test_gpu *g, fenns_context ctx, fenns_host_searcher searcher,
+                              const float *xyz, uint32_t n, float radius, int counts_only, uint64_t *sum) {
     fenns_host_search_info info;
     memset(&info, 0, sizeof info);
     info.radius = radius;
     info.positions = xyz;
     info.particle_count = n;
     info.queue = g->queue;
+    info.counts_only = counts_only;
     fenns_host_csr csr;
-    fenns_result r = fenns_host_search(ctx, &info, &csr);
-    if (r == FENNS_SUCCESS) *total = csr.total;
+    fenns_result r = searcher ? fenns_host_searcher_run(searcher, &info, &csr) : fenns_host_search(ctx, &info, &csr);
+    if (r == FENNS_SUCCESS) {
+        uint64_t s = csr.total;
+        for (uint64_t k = 0; k < csr.total && csr.indices; ++k) s += (k + 1u) * csr.indices[k];
+        *sum += s;
+    }
     fenns_host_csr_free(ctx, &csr);
     return r;
+}
+
+fenns_result fenns_test_host_sequence(const fenns_test_gpu *g, fenns_context ctx, fenns_test_host_part part,
+                                      const float *xyz, uint32_t n, float radius, uint64_t *sum,
+                                      void (*recover)(void *), void *user) {
+    fenns_result first = FENNS_SUCCESS, r;
+    fenns_host_searcher s = NULL;
+    *sum = 0;
+    /* Each step once more after a failure when recover() is given: a failed
+     * call must leave the searcher and the context usable. */
+#define HOST_STEP_(call)                                             \
+    do {                                                             \
+        r = (call);                                                  \
+        if (r != FENNS_SUCCESS && first == FENNS_SUCCESS) first = r; \
+        if (r != FENNS_SUCCESS && recover) {                         \
+            recover(user);                                           \
+            r = (call);                                              \
+        }                                                            \
+        if (r != FENNS_SUCCESS) goto done;                           \
+    } while (0)
+    if (part == FENNS_TEST_HOST_ONE_SHOT) {
+        HOST_STEP_(host_step(g, ctx, NULL, xyz, n / 2u, radius, 0, sum));
+    } else {
+        HOST_STEP_(fenns_host_searcher_create(ctx, &s));
+        HOST_STEP_(host_step(g, ctx, s, xyz, n / 2u, radius, 0, sum));
+        HOST_STEP_(host_step(g, ctx, s, xyz, n, 1.5f * radius, 0, sum));
+        HOST_STEP_(host_step(g, ctx, s, xyz, n / 2u, 1.5f * radius, 1, sum));
+    }
+#undef HOST_STEP_
+done:
+    fenns_host_searcher_destroy(s);
+    return first != FENNS_SUCCESS ? first : r;
 }

@@ -115,11 +115,22 @@ VkResult fenns_test_submit(fenns_test_gpu *g, VkCommandBuffer cmd);
  * before mapping outputs or starting the next pass of its own. */
 void fenns_test_cmd_barrier(VkCommandBuffer cmd);
 
-/* fenns_host_search of xyz (3 floats a point) at `radius` on `ctx`, which may
- * be another context than g->context (the failure-injection tests make
- * their own); *total is the list entries found. */
-fenns_result fenns_test_host_total(const fenns_test_gpu *g, fenns_context ctx, const float *xyz, uint32_t n,
-                                   float radius, uint64_t *total);
+/* The host path as the failure-injection tests drive it, on `ctx` (which
+ * may be another context than g->context), in two parts (each a loop of
+ * its own there, so that an iteration creates as few pipelines as it can):
+ *  - ONE_SHOT: fenns_host_search of the first n/2 points at `radius`;
+ *  - SEARCHER: one fenns_host_searcher created, run on the first n/2 points,
+ *    on all n at 1.5*radius (pipeline, every buffer and the lists grow), on
+ *    the first n/2 at 1.5*radius with counts only (warm: nothing created),
+ *    destroyed.
+ * *sum adds every run's total and a checksum of its lists. Returns the first
+ * failure. When recover is given, a failed step calls recover(user) (which
+ * ends the injection) and runs once more (on the same searcher), so *sum is
+ * complete only if every failure left the searcher and context usable. */
+typedef enum fenns_test_host_part { FENNS_TEST_HOST_ONE_SHOT, FENNS_TEST_HOST_SEARCHER } fenns_test_host_part;
+fenns_result fenns_test_host_sequence(const fenns_test_gpu *g, fenns_context ctx, fenns_test_host_part part,
+                                      const float *xyz, uint32_t n, float radius, uint64_t *sum,
+                                      void (*recover)(void *), void *user);
 
 /* "VK_ERROR_DEVICE_LOST" etc., for messages. */
 const char *fenns_test_vk_result_name(VkResult result);

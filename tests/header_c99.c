@@ -60,6 +60,18 @@ void header_c99_use(VkCommandBuffer cmd, fenns_context context)
     search.outputs = FENNS_OUTPUT_COUNTS | FENNS_OUTPUT_CSR;
     fenns_cmd_search(cmd, pipeline, &search);
     fenns_pipeline_destroy(pipeline);
+    {
+        fenns_host_searcher searcher = NULL;
+        fenns_host_search_info host_info = {FENNS_METHOD_FENNS, 1.0f, NULL, 0, 0u, {0.0f, 0.0f, 0.0f},
+                                            {0.0f, 0.0f, 0.0f}, VK_NULL_HANDLE, 0};
+        fenns_host_csr csr;
+        if (fenns_host_searcher_create(context, &searcher) == FENNS_SUCCESS &&
+            fenns_host_searcher_run(searcher, &host_info, &csr) == FENNS_SUCCESS)
+            fenns_host_csr_free(context, &csr); /* clears; the memory stays the searcher's */
+        fenns_host_searcher_destroy(searcher);
+        if (fenns_host_search(context, &host_info, &csr) == FENNS_SUCCESS)
+            fenns_host_csr_free(context, &csr); /* releases the one-shot searcher */
+    }
     if (fenns_headless_create(&headless_info, &headless) == FENNS_SUCCESS) {
         fenns_headless_context_info(headless, &context_info);
         (void)fenns_headless_validation_message_count(headless);

@@ -10,6 +10,7 @@ static_assert(sizeof(fenns_result) == 4, "32-bit enums");
 static_assert(sizeof(fenns_status) == 20 * 4, "fenns_status is 18 u32/f32 and one u64, no padding (std430)");
 static_assert(std::is_trivially_copyable<fenns_pipeline_create_info>::value, "plain C structs");
 static_assert(std::is_standard_layout<fenns_search_info>::value, "plain C structs");
+static_assert(std::is_trivially_copyable<fenns_host_csr>::value, "plain C structs");
 
 namespace {
 
@@ -27,6 +28,10 @@ const char *result_name(fenns_result r)
 
 struct pipeline_deleter {
     void operator()(fenns_pipeline_T *p) const { fenns_pipeline_destroy(p); }
+};
+
+struct searcher_deleter {
+    void operator()(fenns_host_searcher_T *s) const { fenns_host_searcher_destroy(s); }
 };
 
 } // namespace
@@ -53,6 +58,16 @@ void header_cxx_use(VkCommandBuffer cmd, fenns_context context)
     search.fixed_capacity = 64u;
     fenns_cmd_search(cmd, pipeline, &search);
     pipeline_deleter()(pipeline);
+
+    fenns_host_searcher searcher = nullptr;
+    if (fenns_host_searcher_create(context, &searcher) == FENNS_SUCCESS) {
+        fenns_host_search_info host_info = {};
+        host_info.radius = 1.0f;
+        fenns_host_csr csr = {};
+        if (fenns_host_searcher_run(searcher, &host_info, &csr) == FENNS_SUCCESS)
+            fenns_host_csr_free(context, &csr);
+        searcher_deleter()(searcher);
+    }
 
     fenns_headless_create_info headless_info = {};
     headless_info.device_index = -1;

@@ -1,8 +1,12 @@
 /*
  * Host allocation failure injected at every allocation that goes through the
  * caller's VkAllocationCallbacks (fenns' own and the driver's, which fenns
- * passes on): each failure is reported as FENNS_ERROR_OUT_OF_HOST_MEMORY,
- * every allocation is returned, and the context stays usable.
+ * passes on) in a context + the host sequence of fenns_test_host_sequence
+ * (one-shot fenns_host_search; a fenns_host_searcher created, run, grown,
+ * run warm): each failure is reported as FENNS_ERROR_OUT_OF_HOST_MEMORY,
+ * every allocation is returned, the failed step succeeds when run again on
+ * the same searcher, and the context stays usable. A warm searcher run
+ * allocates nothing.
  */
 #include "check.h"
 
@@ -65,8 +69,34 @@ static void *reallocate(void *user, void *original, size_t size, size_t alignmen
 
 static fenns_test_gpu g;
 
-static fenns_result search_once(fenns_context ctx, const float *xyz, uint32_t n, uint64_t *total) {
-    return fenns_test_host_total(&g, ctx, xyz, n, 0.3f, total);
+static void end_injection(void *user) { ((injector *)user)->fail_at = -1; }
+
+static fenns_result search_once(fenns_context ctx, fenns_test_host_part part, const float *xyz, uint32_t n,
+                                uint64_t *sum, injector *recover) {
+    return fenns_test_host_sequence(&g, ctx, part, xyz, n, 0.3f, sum, recover ? end_injection : NULL, recover);
+}
+
+/* Warm runs (same configuration, no more particles or entries than held)
+ * allocate no host memory. */
+static void check_warm_run(fenns_context ctx, injector *in, const float *xyz, uint32_t n) {
+    fenns_host_searcher s = NULL;
+    fenns_host_search_info info;
+    memset(&info, 0, sizeof info);
+    info.radius = 0.3f;
+    info.positions = xyz;
+    info.particle_count = n;
+    info.queue = g.queue;
+    fenns_host_csr csr;
+    CHECK(fenns_host_searcher_create(ctx, &s) == FENNS_SUCCESS && fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS,
+          "warm check: first run");
+    long before = in->count;
+    info.particle_count = n / 2u;
+    fenns_result a = fenns_host_searcher_run(s, &info, &csr);
+    info.counts_only = 1;
+    fenns_result b = fenns_host_searcher_run(s, &info, &csr);
+    CHECK(a == FENNS_SUCCESS && b == FENNS_SUCCESS && in->count == before, "warm runs: %s, %s, %ld allocations",
+          fenns_result_string(a), fenns_result_string(b), in->count - before);
+    fenns_host_searcher_destroy(s);
 }
 
 int main(void) {
@@ -81,47 +111,60 @@ int main(void) {
     fenns_headless_context_info(g.headless, &ci);
     ci.allocation_callbacks = &cb;
 
-    /* The result without failures. */
+    /* The results without failures. */
     fenns_context ctx;
-    uint64_t expected = 0;
+    uint64_t expected[2] = {0, 0};
     CHECK(fenns_context_create(&ci, &ctx) == FENNS_SUCCESS, "context");
-    CHECK(search_once(ctx, xyz, N, &expected) == FENNS_SUCCESS && expected > 0, "reference search");
+    for (int part = 0; part < 2; ++part)
+        CHECK(search_once(ctx, (fenns_test_host_part)part, xyz, N, &expected[part], NULL) == FENNS_SUCCESS &&
+                  expected[part] > 0,
+              "reference sequence %d", part);
+    check_warm_run(ctx, &in, xyz, N);
     fenns_context_destroy(ctx);
     CHECK(in.outstanding == 0, "%ld allocations outstanding after a clean run", in.outstanding);
 
     g.quiet = 1; /* the refusals are logged; they are expected */
     long sites = 0;
-    for (long k = 0;; ++k) {
-        in.count = 0;
-        in.failed = 0;
-        in.fail_at = k;
-        if (getenv("FENNS_TEST_TRACE")) fprintf(stderr, "fail at %ld\n", k); /* to find a crashing site */
-        fenns_result r = fenns_context_create(&ci, &ctx);
-        uint64_t total = 0;
-        if (r == FENNS_SUCCESS) {
-            r = search_once(ctx, xyz, N, &total);
-            if (in.failed) {
-                /* The same context still works once memory is back. */
-                in.fail_at = -1;
-                uint64_t again = 0;
-                CHECK(search_once(ctx, xyz, N, &again) == FENNS_SUCCESS && again == expected,
-                      "context unusable after a failure at allocation %ld", k);
+    for (int part = 0; part < 2; ++part) {
+        fenns_test_host_part which = (fenns_test_host_part)part;
+        for (long k = 0;; ++k) {
+            in.count = 0;
+            in.failed = 0;
+            in.fail_at = k;
+            if (getenv("FENNS_TEST_TRACE")) fprintf(stderr, "part %d: fail at %ld\n", part, k); /* a crashing site */
+            fenns_result r = fenns_context_create(&ci, &ctx);
+            uint64_t total = 0;
+            if (r == FENNS_SUCCESS) {
+                r = search_once(ctx, which, xyz, N, &total, &in);
+                if (in.failed) {
+                    /* Recovered: the same searcher and context finished the
+                     * sequence with the right result; else try a fresh one. */
+                    CHECK(total == expected[part], "part %d: the failed step at allocation %ld did not recover", part, k);
+                    in.fail_at = -1;
+                    uint64_t again = 0;
+                    if (total != expected[part])
+                        CHECK(search_once(ctx, which, xyz, N, &again, NULL) == FENNS_SUCCESS && again == expected[part],
+                              "part %d: context unusable after a failure at allocation %ld", part, k);
+                }
+                fenns_context_destroy(ctx);
             }
-            fenns_context_destroy(ctx);
+            CHECK(in.outstanding == 0, "part %d: failure at allocation %ld leaks %ld allocations", part, k,
+                  in.outstanding);
+            if (!in.failed) {
+                CHECK(r == FENNS_SUCCESS && total == expected[part], "part %d: no failure injected but the run failed",
+                      part);
+                break;
+            }
+            ++sites;
+            CHECK(r == FENNS_ERROR_OUT_OF_HOST_MEMORY, "part %d: failure at allocation %ld gave %s", part, k,
+                  fenns_result_string(r));
+            if (r != FENNS_ERROR_OUT_OF_HOST_MEMORY) break;
         }
-        CHECK(in.outstanding == 0, "failure at allocation %ld leaks %ld allocations", k, in.outstanding);
-        if (!in.failed) {
-            CHECK(r == FENNS_SUCCESS && total == expected, "no failure injected but the run failed");
-            break;
-        }
-        ++sites;
-        CHECK(r == FENNS_ERROR_OUT_OF_HOST_MEMORY, "failure at allocation %ld gave %s", k, fenns_result_string(r));
-        if (r != FENNS_ERROR_OUT_OF_HOST_MEMORY) break;
     }
     g.quiet = 0;
     g.error_messages = 0;
     printf("injected a failure at each of %ld allocation sites\n", sites);
-    CHECK(sites > 10, "only %ld allocation sites", sites);
+    CHECK(sites > 60, "only %ld allocation sites", sites);
     CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
     return failures ? 1 : 0;

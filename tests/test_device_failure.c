@@ -1,14 +1,19 @@
 /*
  * Vulkan failures injected at every fallible Vulkan call fenns makes in a
- * context + fenns_host_search run, through the get_device_proc_addr the
- * context is created with:
+ * context + the host sequence of fenns_test_host_sequence (a one-shot
+ * fenns_host_search, then a fenns_host_searcher created, run, grown, run
+ * warm with counts only), through the get_device_proc_addr the context is
+ * created with:
  *   - VK_ERROR_OUT_OF_DEVICE_MEMORY from each vkCreate*, vkAllocate*, bind,
  *     map, begin/end/reset: reported as FENNS_ERROR_OUT_OF_DEVICE_MEMORY;
  *   - VK_ERROR_DEVICE_LOST from each vkQueueSubmit, vkWaitForFences and
  *     vkGetQueryPoolResults: reported as FENNS_ERROR_DEVICE_LOST.
  * Each failure is logged, every Vulkan object created is destroyed (counted
- * here, and the validation layer checks again at device destruction), and
- * the same context gives the right result afterwards.
+ * here, and the validation layer checks again at device destruction), the
+ * same searcher gives the right result when the failed step is run again,
+ * and so does the same context afterwards. A warm searcher run creates no
+ * Vulkan object and calls nothing fallible but begin, end, fence reset,
+ * submit, wait and the query read.
  */
 #include "check.h"
 
@@ -26,7 +31,8 @@ static struct injector {
     long fail_at; /* the call to fail; -1: none */
     int failed;
     long live;    /* Vulkan objects created and not yet destroyed */
-} in = {FAULT_OOM, 0, -1, 0, 0};
+    long created; /* Vulkan objects created in all */
+} in = {FAULT_OOM, 0, -1, 0, 0, 0};
 
 static PFN_vkGetDeviceProcAddr real_gdpa;
 
@@ -46,7 +52,7 @@ static int inject(fault kind) {
                                                       const VkAllocationCallbacks *alloc, Handle *out) {        \
         if (inject(FAULT_OOM)) return VK_ERROR_OUT_OF_DEVICE_MEMORY;                                           \
         VkResult r = REAL(name)(device, info, alloc, out);                                                     \
-        if (r == VK_SUCCESS) in.live++;                                                                        \
+        if (r == VK_SUCCESS) in.live++, in.created++;                                                          \
         return r;                                                                                              \
     }
 #define WRAP_DESTROY(name, Handle)                                                                             \
@@ -82,7 +88,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL wrap_vkCreateComputePipelines(VkDevice dev
         return VK_ERROR_OUT_OF_DEVICE_MEMORY;
     }
     VkResult r = REAL(vkCreateComputePipelines)(device, cache, count, infos, alloc, out);
-    for (uint32_t i = 0; i < count; ++i) in.live += out[i] != VK_NULL_HANDLE;
+    for (uint32_t i = 0; i < count; ++i) in.live += out[i] != VK_NULL_HANDLE, in.created += out[i] != VK_NULL_HANDLE;
     return r;
 }
 
@@ -90,6 +96,7 @@ static VKAPI_ATTR VkResult VKAPI_CALL wrap_vkAllocateCommandBuffers(VkDevice dev
                                                                     const VkCommandBufferAllocateInfo *info,
                                                                     VkCommandBuffer *out) {
     if (inject(FAULT_OOM)) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
+    in.created++;
     return REAL(vkAllocateCommandBuffers)(device, info, out); /* freed with their pool */
 }
 
@@ -177,15 +184,47 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL injecting_gdpa(VkDevice device, 
 
 static fenns_test_gpu g;
 
-/* Room for the lists is guessed at 16 per particle: 40 neighbours each make
- * fenns_host_search grow the lists and search a second time, so the
- * injection also reaches that path. */
-static fenns_result search_once(fenns_context ctx, const float *xyz, uint32_t n, uint64_t *total) {
-    return fenns_test_host_total(&g, ctx, xyz, n, 1.0f, total);
+static void end_injection(void *user) {
+    (void)user;
+    in.fail_at = -1;
 }
 
-static long run_faults(const fenns_context_create_info *ci, fault kind, fenns_result expected_result,
-                       const float *xyz, uint32_t n, uint64_t expected) {
+/* The sequence; with recover, a failed step runs again once injection ends. */
+static fenns_result search_once(fenns_context ctx, fenns_test_host_part part, const float *xyz, uint32_t n,
+                                uint64_t *sum, int recover) {
+    return fenns_test_host_sequence(&g, ctx, part, xyz, n, 1.0f, sum, recover ? end_injection : NULL, NULL);
+}
+
+/* A searcher's warm runs (same configuration, no more particles or list
+ * entries than it has held) create no Vulkan object, and the only fallible
+ * calls are begin, end and fence reset of each submission. */
+static void check_warm_run(fenns_context ctx, const float *xyz, uint32_t n) {
+    fenns_host_searcher s = NULL;
+    fenns_host_search_info info;
+    memset(&info, 0, sizeof info);
+    info.radius = 1.0f;
+    info.positions = xyz;
+    info.particle_count = n;
+    info.queue = g.queue;
+    fenns_host_csr csr;
+    CHECK(fenns_host_searcher_create(ctx, &s) == FENNS_SUCCESS && fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS,
+          "warm check: first run");
+    in.kind = FAULT_OOM;
+    in.fail_at = -1;
+    in.count = 0;
+    long created = in.created;
+    info.particle_count = n / 2u;
+    fenns_result a = fenns_host_searcher_run(s, &info, &csr); /* lists: two submissions */
+    info.counts_only = 1;
+    fenns_result b = fenns_host_searcher_run(s, &info, &csr); /* counts: one */
+    CHECK(a == FENNS_SUCCESS && b == FENNS_SUCCESS && in.created == created && in.count == 9,
+          "warm runs: %s, %s, %ld objects created, %ld fallible calls (expected 0 and 9)", fenns_result_string(a),
+          fenns_result_string(b), in.created - created, in.count);
+    fenns_host_searcher_destroy(s);
+}
+
+static long run_faults(const fenns_context_create_info *ci, fenns_test_host_part part, fault kind,
+                       fenns_result expected_result, const float *xyz, uint32_t n, uint64_t expected) {
     long sites = 0;
     in.kind = kind;
     for (long k = 0;; ++k) {
@@ -197,12 +236,16 @@ static long run_faults(const fenns_context_create_info *ci, fault kind, fenns_re
         fenns_result r = fenns_context_create(ci, &ctx);
         uint64_t total = 0;
         if (r == FENNS_SUCCESS) {
-            r = search_once(ctx, xyz, n, &total);
+            r = search_once(ctx, part, xyz, n, &total, 1);
             if (in.failed) {
+                /* Recovered: the same searcher and context finished the
+                 * sequence with the right result; else try a fresh sequence. */
+                CHECK(total == expected, "the failed step at call %ld did not recover when run again", k);
                 in.fail_at = -1;
                 uint64_t again = 0;
-                CHECK(search_once(ctx, xyz, n, &again) == FENNS_SUCCESS && again == expected,
-                      "context unusable after a failure at call %ld", k);
+                if (total != expected)
+                    CHECK(search_once(ctx, part, xyz, n, &again, 0) == FENNS_SUCCESS && again == expected,
+                          "context unusable after a failure at call %ld", k);
             }
             fenns_context_destroy(ctx);
         }
@@ -238,21 +281,32 @@ int main(void) {
     ci.get_device_proc_addr = injecting_gdpa;
 
     fenns_context ctx;
-    uint64_t expected = 0;
+    uint64_t expected[2] = {0, 0};
     CHECK(fenns_context_create(&ci, &ctx) == FENNS_SUCCESS, "context");
-    CHECK(search_once(ctx, xyz, N, &expected) == FENNS_SUCCESS && expected > 16u * N, "reference search (total %llu)",
-          (unsigned long long)expected);
+    for (int part = 0; part < 2; ++part)
+        CHECK(search_once(ctx, (fenns_test_host_part)part, xyz, N, &expected[part], 0) == FENNS_SUCCESS &&
+                  expected[part] > N,
+              "reference sequence %d (sum %llu)", part, (unsigned long long)expected[part]);
+    check_warm_run(ctx, xyz, N);
     fenns_context_destroy(ctx);
     CHECK(in.live == 0, "%ld Vulkan objects left after a clean run", in.live);
 
     g.quiet = 1; /* the failures are logged; they are expected */
-    long oom = run_faults(&ci, FAULT_OOM, FENNS_ERROR_OUT_OF_DEVICE_MEMORY, xyz, N, expected);
-    long lost = run_faults(&ci, FAULT_LOST, FENNS_ERROR_DEVICE_LOST, xyz, N, expected);
+    long oom = 0, lost = 0;
+    for (int part = 0; part < 2; ++part) {
+        oom += run_faults(&ci, (fenns_test_host_part)part, FAULT_OOM, FENNS_ERROR_OUT_OF_DEVICE_MEMORY, xyz, N,
+                          expected[part]);
+        lost += run_faults(&ci, (fenns_test_host_part)part, FAULT_LOST, FENNS_ERROR_DEVICE_LOST, xyz, N,
+                           expected[part]);
+    }
     g.quiet = 0;
     g.error_messages = 0;
     printf("injected VK_ERROR_OUT_OF_DEVICE_MEMORY at %ld calls, VK_ERROR_DEVICE_LOST at %ld calls\n", oom, lost);
-    CHECK(oom > 20, "only %ld calls could run out of device memory", oom);
-    CHECK(lost >= 4, "only %ld calls could lose the device (two submits, two waits, timestamps)", lost);
+    CHECK(oom > 100, "only %ld calls could run out of device memory", oom);
+    /* Submit and wait twice per list run (four runs), once for counts only,
+     * and one query read per run where the queue writes timestamps. */
+    long expected_lost = 4 * 3 + 2 + (g.limits.timestamp_period_ns > 0.0f ? 4 : 0);
+    CHECK(lost == expected_lost, "%ld calls could lose the device, expected %ld", lost, expected_lost);
     CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
     return failures ? 1 : 0;

@@ -20,6 +20,7 @@
  * Thread safety: a fenns_context and its pipelines are immutable after
  * creation; fenns_cmd_* may be called from any thread on distinct command
  * buffers. Creating and destroying objects must not race with their use.
+ * A fenns_host_searcher is externally synchronized: one call at a time.
  *
  * Neighbour: j is a neighbour of i when j != i and the float32 value
  * dx*dx + dy*dy + dz*dz <= r*r with d = p_j - p_i. Particles with a NaN or Inf
@@ -355,37 +356,100 @@ void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline pipel
 typedef struct fenns_host_search_info {
     fenns_method method;
     float radius;
-    const float *positions;   /* x,y,z per particle, `stride` bytes apart */
+    const float *positions;   /* x,y,z per particle, `stride` bytes apart; read during the call only */
     size_t stride;            /* 0: 3*sizeof(float) */
     uint32_t particle_count;
     float domain_min[3];      /* as fenns_pipeline_create_info */
     float domain_max[3];
     VkQueue queue;            /* of the context's queue family; used exclusively during the call */
-    int counts_only;          /* 1: fill counts only, no lists */
+    int counts_only;          /* 1: fill counts (and offsets) only, no lists */
 } fenns_host_search_info;
 
-/* CSR result, allocated through the context's allocation callbacks. */
+/* CSR result. Its arrays point into memory its producer owns (see
+ * fenns_host_searcher_run and fenns_host_search for how long they live);
+ * the caller reads them and never frees them itself. */
 typedef struct fenns_host_csr {
     uint64_t particle_count;
     uint64_t total;             /* m */
-    uint64_t *offsets;          /* n+1 */
+    uint64_t *offsets;          /* n+1, offsets[n] = m (also with counts_only) */
     uint32_t *indices;          /* m, each list ascending (NULL with counts_only) */
     uint32_t *counts;           /* n */
     fenns_status status;
     double build_ms;            /* GPU timestamps; -1 when unsupported */
     double search_ms;           /* counting + lists */
-    double lists_ms;            /* the list-writing part of search_ms */
-    uint64_t gpu_memory_bytes;  /* device memory the call allocated */
+    double lists_ms;            /* the list-writing part of search_ms (0 with counts_only) */
+    uint64_t gpu_memory_bytes;  /* device memory (device-local and host-visible) its searcher holds */
+    void *owner;                /* private: non-NULL when fenns_host_csr_free has memory to release */
 } fenns_host_csr;
 
-/* Uploads, builds, searches (growing the lists buffer once if needed), reads
- * back. Allocates and frees its own buffers, command pool and query pool.
- * Errors: FENNS_ERROR_INVALID_ARGUMENT, FENNS_ERROR_OUT_OF_DEVICE_MEMORY,
- *         FENNS_ERROR_OUT_OF_HOST_MEMORY, FENNS_ERROR_TOO_LARGE,
- *         FENNS_ERROR_DEVICE_LOST, FENNS_ERROR_VULKAN. On error *out is empty. */
+/* A reusable host search: the pipeline, device buffers, upload and readback
+ * buffers, command pool, fence and timestamp queries that fenns_host_searcher_run
+ * needs, kept between runs so a warm run allocates nothing and compiles nothing.
+ * Thread safety: externally synchronized (one run at a time per searcher);
+ * distinct searchers of one context may run on distinct threads and queues. */
+typedef struct fenns_host_searcher_T *fenns_host_searcher;
+
+/* Creates an empty searcher: the command pool, fence and (where the queue
+ * family writes timestamps) query pool; buffers and the pipeline come with the
+ * first run. No GPU work.
+ * Errors: FENNS_ERROR_INVALID_ARGUMENT (null argument), FENNS_ERROR_OUT_OF_HOST_MEMORY,
+ *         FENNS_ERROR_OUT_OF_DEVICE_MEMORY, FENNS_ERROR_VULKAN. On error *out_searcher is NULL. */
+fenns_result fenns_host_searcher_create(fenns_context context, fenns_host_searcher *out_searcher);
+
+/* NULL-safe. Waits for nothing: no run may be in progress. Frees the memory
+ * every fenns_host_csr it returned points into. Destroy searchers before
+ * their context. */
+void fenns_host_searcher_destroy(fenns_host_searcher searcher);
+
+/* Host positions in, CSR out: packs the positions into the upload buffer
+ * (the only CPU work before the GPU starts), then
+ *   submit 1: upload copy, fenns_cmd_build, fenns_cmd_search(COUNTS), and the
+ *             copies of status and counts to the readback; wait;
+ *   submit 2 (not with counts_only): fenns_cmd_search(CSR | COUNTS_READY |
+ *             SORTED_LISTS) into lists sized exactly from the status' total,
+ *             and the copies of offsets and indices to the readback; wait.
+ * With counts_only the offsets are summed on the CPU from the counts.
+ *
+ * Caching: the pipeline is re-created only when method, radius or domain
+ * change, or particle_count exceeds its capacity (which then grows by at
+ * least half); buffers only grow (the lists by at least a quarter), so a
+ * steady simulation allocates nothing after its first frames. Memory is
+ * kept until fenns_host_searcher_destroy.
+ *
+ * Returned memory: out's arrays point straight into the searcher's mapped
+ * readback memory (no copy). They stay valid until the next
+ * fenns_host_searcher_run on this searcher (successful or not) or its
+ * destruction; copy what must live longer. fenns_host_csr_free on such a
+ * csr only clears it (the memory stays the searcher's).
+ *
+ * Cost: two queue submissions and waits (one with counts_only); device memory
+ * about 56 bytes per particle of capacity plus the scratch plus 8 bytes per
+ * list entry (device lists and their readback).
+ * Errors: FENNS_ERROR_INVALID_ARGUMENT (null argument, null queue or positions,
+ *         stride < 12, radius or domain rejected by fenns_pipeline_create),
+ *         FENNS_ERROR_TOO_LARGE (particles or list entries beyond what the device
+ *         binds), FENNS_ERROR_OUT_OF_DEVICE_MEMORY, FENNS_ERROR_OUT_OF_HOST_MEMORY,
+ *         FENNS_ERROR_DEVICE_LOST, FENNS_ERROR_VULKAN, FENNS_ERROR_INCOMPLETE
+ *         (lists overflowed their exact size: a device fault). Every error is
+ *         logged; on error *out is empty and the searcher stays usable. */
+fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_host_search_info *info,
+                                     fenns_host_csr *out);
+
+/* One-shot fenns_host_searcher_run: creates a searcher sized exactly for this
+ * call, runs it, and hands it to *out, whose arrays then live until
+ * fenns_host_csr_free(context, out) destroys it (no copy of the results).
+ * Cost: a pipeline creation (shader compilation) and buffer allocations, then
+ * what a run costs; keep a fenns_host_searcher for repeated searches.
+ * Errors: those of fenns_host_searcher_create and fenns_host_searcher_run.
+ * On error *out is empty and nothing is left allocated. */
 fenns_result fenns_host_search(fenns_context context, const fenns_host_search_info *info,
                                fenns_host_csr *out);
-void fenns_host_csr_free(fenns_context context, fenns_host_csr *csr); /* NULL-safe */
+
+/* Releases what csr owns -- the searcher behind a fenns_host_search result;
+ * nothing for a fenns_host_searcher_run result, whose memory stays the
+ * searcher's -- and clears *csr. NULL-safe; safe on a cleared csr; context
+ * is the one the csr was made with. */
+void fenns_host_csr_free(fenns_context context, fenns_host_csr *csr);
 
 #ifdef __cplusplus
 }

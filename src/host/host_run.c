@@ -1,0 +1,276 @@
+/* One run of a host searcher: pack, submit 1 (upload, build, count), read
+ * the exact list size, submit 2 (lists), hand out the mapped readback. */
+#include <string.h>
+
+#include "host_searcher.h"
+
+static fenns_buffer_range whole(const fenns_host_buffer *b) { return (fenns_buffer_range){b->buffer, 0, b->size}; }
+
+static void barrier(VkCommandBuffer cmd, const fenns_vk *vk, VkPipelineStageFlags src, VkAccessFlags src_access,
+                    VkPipelineStageFlags dst, VkAccessFlags dst_access) {
+    VkMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER, .srcAccessMask = src_access, .dstAccessMask = dst_access};
+    vk->vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &b, 0, NULL, 0, NULL);
+}
+
+/* What a submit starts with: the previous submit's (or run's) transfers and
+ * compute finished before this one overwrites their buffers, and its writes
+ * visible. */
+static void barrier_from_earlier_submits(VkCommandBuffer cmd, const fenns_vk *vk) {
+    barrier(cmd, vk, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                VK_ACCESS_TRANSFER_WRITE_BIT);
+}
+
+static void copy(fenns_host_searcher s, const fenns_host_buffer *src, VkDeviceSize from, const fenns_host_buffer *dst,
+                 VkDeviceSize to, VkDeviceSize bytes) {
+    VkBufferCopy region = {from, to, bytes};
+    if (bytes) s->ctx->vk.vkCmdCopyBuffer(s->cmd, src->buffer, dst->buffer, 1, &region);
+}
+
+static VkResult begin(fenns_host_searcher s) {
+    VkCommandBufferBeginInfo info = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                     .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    return s->ctx->vk.vkBeginCommandBuffer(s->cmd, &info);
+}
+
+static fenns_result submit_and_wait(fenns_host_searcher s, VkQueue queue) {
+    const fenns_vk *vk = &s->ctx->vk;
+    VkDevice device = s->ctx->device;
+    VkResult r = vk->vkEndCommandBuffer(s->cmd);
+    if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkEndCommandBuffer");
+    r = vk->vkResetFences(device, 1, &s->fence);
+    if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkResetFences");
+    VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &s->cmd};
+    r = vk->vkQueueSubmit(queue, 1, &submit, s->fence);
+    if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkQueueSubmit");
+    r = vk->vkWaitForFences(device, 1, &s->fence, VK_TRUE, UINT64_MAX);
+    if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkWaitForFences");
+    return FENNS_SUCCESS;
+}
+
+/* x,y,z at `stride` -> vec4 (w = 1) in the write-combined upload: whole
+ * 16-byte stores, in order. */
+static void pack_positions(const fenns_host_search_info *info, float *dst) {
+    size_t stride = info->stride ? info->stride : 3u * sizeof(float);
+    const char *src = (const char *)info->positions;
+    for (uint32_t i = 0; i < info->particle_count; ++i) {
+        float v[4];
+        memcpy(v, src + (size_t)i * stride, 3u * sizeof(float));
+        v[3] = 1.0f;
+        memcpy(dst + 4u * (size_t)i, v, sizeof v);
+    }
+}
+
+typedef struct run_state {
+    uint32_t n;
+    fenns_host_readback_layout layout;
+    fenns_buffer_range scratch;
+    fenns_profile counts_profile, lists_profile;
+    uint32_t queries; /* timestamps written */
+} run_state;
+
+static fenns_search_info search_info(fenns_host_searcher s, const run_state *rs, fenns_output_flags outputs,
+                                     uint64_t entries, fenns_profile *profile) {
+    fenns_search_info si = {0};
+    si.particle_count = rs->n;
+    si.positions = (fenns_buffer_range){s->positions.buffer, 0, 16u * (VkDeviceSize)(rs->n ? rs->n : 1u)};
+    si.scratch = rs->scratch;
+    si.outputs = outputs;
+    si.counts = whole(&s->counts);
+    si.offsets = whole(&s->offsets);
+    si.indices = (fenns_buffer_range){s->indices.buffer, 0, 4u * (VkDeviceSize)(entries ? entries : 1u)};
+    si.profile = s->timestamps ? profile : NULL;
+    return si;
+}
+
+/* Submit 1: upload, build, counting search, status and counts to the readback. */
+static fenns_result record_counts(fenns_host_searcher s, run_state *rs) {
+    const fenns_vk *vk = &s->ctx->vk;
+    VkResult r = begin(s);
+    if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkBeginCommandBuffer");
+    uint32_t n = rs->n;
+    if (s->timestamps) vk->vkCmdResetQueryPool(s->cmd, s->timestamps, 0, FENNS_HOST_TS_COUNT);
+    barrier_from_earlier_submits(s->cmd, vk);
+    copy(s, &s->upload, 0, &s->positions, 0, 16u * (VkDeviceSize)n);
+    barrier(s->cmd, vk, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT);
+    rs->counts_profile = (fenns_profile){s->timestamps, FENNS_HOST_TS_COUNTS_BEGIN, 0, {0}, {0}};
+    fenns_search_info si = search_info(s, rs, FENNS_OUTPUT_COUNTS, 0, &rs->counts_profile);
+    fenns_build_info b = {n, si.positions, rs->scratch, NULL};
+    if (s->timestamps)
+        vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timestamps, FENNS_HOST_TS_BUILD_BEGIN);
+    fenns_cmd_build(s->cmd, s->pipeline, &b);
+    if (s->timestamps)
+        vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timestamps, FENNS_HOST_TS_BUILD_END);
+    fenns_cmd_build_to_search_barrier(s->cmd, s->pipeline);
+    fenns_cmd_search(s->cmd, s->pipeline, &si);
+    rs->queries = FENNS_HOST_TS_COUNTS_BEGIN + rs->counts_profile.pass_count + 1u;
+    /* The counts and status go to the readback now and to the list search of
+     * submit 2 (COUNTS_READY reads them: this barrier covers it, as later
+     * submissions to the queue are in its second scope). */
+    barrier(s->cmd, vk, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+            VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_READ_BIT);
+    fenns_scratch_layout sl;
+    fenns_pipeline_get_scratch_layout(s->pipeline, n, &sl);
+    copy(s, &s->scratch, sl.status_offset, &s->readback, rs->layout.status, sizeof(fenns_status));
+    copy(s, &s->counts, 0, &s->readback, rs->layout.counts, 4u * (VkDeviceSize)n);
+    barrier(s->cmd, vk, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+            VK_ACCESS_HOST_READ_BIT);
+    return FENNS_SUCCESS;
+}
+
+/* Submit 2: the lists into exactly `entries`, sorted; offsets, indices and
+ * status to the readback. */
+static fenns_result record_lists(fenns_host_searcher s, run_state *rs, uint64_t entries) {
+    const fenns_vk *vk = &s->ctx->vk;
+    VkResult r = begin(s);
+    if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkBeginCommandBuffer");
+    barrier_from_earlier_submits(s->cmd, vk);
+    rs->lists_profile = (fenns_profile){s->timestamps, rs->queries, 0, {0}, {0}};
+    fenns_search_info si = search_info(s, rs, FENNS_OUTPUT_CSR | FENNS_OUTPUT_COUNTS_READY | FENNS_OUTPUT_SORTED_LISTS,
+                                       entries, &rs->lists_profile);
+    fenns_cmd_search(s->cmd, s->pipeline, &si);
+    rs->queries += rs->lists_profile.pass_count + 1u;
+    barrier(s->cmd, vk, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+            VK_ACCESS_TRANSFER_READ_BIT);
+    fenns_scratch_layout sl;
+    fenns_pipeline_get_scratch_layout(s->pipeline, rs->n, &sl);
+    copy(s, &s->scratch, sl.status_offset, &s->readback, rs->layout.status, sizeof(fenns_status));
+    copy(s, &s->offsets, 0, &s->readback, rs->layout.offsets, 8u * ((VkDeviceSize)rs->n + 1u));
+    copy(s, &s->indices, 0, &s->lists_readback, 0, 4u * (VkDeviceSize)entries);
+    barrier(s->cmd, vk, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
+            VK_ACCESS_HOST_READ_BIT);
+    return FENNS_SUCCESS;
+}
+
+static fenns_result read_status(fenns_host_searcher s, const run_state *rs, fenns_status *status) {
+    VkResult r = fenns__host_buffer_invalidate(s->ctx, &s->readback);
+    if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkInvalidateMappedMemoryRanges");
+    memcpy(status, (const char *)s->readback.mapped + rs->layout.status, sizeof *status);
+    if (status->incomplete_queries) {
+        /* The driver's loop limit (llvmpipe) would have cut these queries
+         * short: a named error, never a short list. */
+        fenns__log(s->ctx, FENNS_LOG_ERROR,
+                   "fenns_host_search: %u queries need more loop iterations than this driver runs in one shader "
+                   "invocation (llvmpipe: 65535; e.g. more than ~10^5 coincident particles); use a GPU driver",
+                   status->incomplete_queries);
+        return FENNS_ERROR_DRIVER_LIMIT;
+    }
+    return FENNS_SUCCESS;
+}
+
+static double elapsed_ms(fenns_host_searcher s, const uint64_t *ts, uint32_t a, uint32_t b) {
+    uint32_t bits = s->ctx->timestamp_valid_bits;
+    uint64_t mask = bits >= 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1u;
+    return (double)((ts[b] - ts[a]) & mask) * s->ctx->limits.timestamp_period_ns * 1e-6;
+}
+
+static fenns_result read_timings(fenns_host_searcher s, const run_state *rs, int lists, fenns_host_csr *out) {
+    out->build_ms = out->search_ms = out->lists_ms = -1.0;
+    if (!s->timestamps) return FENNS_SUCCESS;
+    uint64_t ts[FENNS_HOST_TS_COUNT] = {0};
+    /* No WAIT_BIT: after the fence every timestamp written is available,
+     * and one that was not written must not hang the call. */
+    VkResult r = s->ctx->vk.vkGetQueryPoolResults(s->ctx->device, s->timestamps, 0, rs->queries, sizeof ts, ts,
+                                                  sizeof ts[0], VK_QUERY_RESULT_64_BIT);
+    if (r == VK_NOT_READY) return FENNS_SUCCESS; /* timings stay -1 */
+    if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkGetQueryPoolResults");
+    uint32_t counts_end = FENNS_HOST_TS_COUNTS_BEGIN + rs->counts_profile.pass_count;
+    out->build_ms = elapsed_ms(s, ts, FENNS_HOST_TS_BUILD_BEGIN, FENNS_HOST_TS_BUILD_END);
+    out->search_ms = elapsed_ms(s, ts, FENNS_HOST_TS_COUNTS_BEGIN, counts_end);
+    out->lists_ms = 0.0;
+    if (lists) {
+        uint32_t first = rs->lists_profile.first_query;
+        out->lists_ms = elapsed_ms(s, ts, first, first + rs->lists_profile.pass_count);
+        out->search_ms += out->lists_ms;
+    }
+    return FENNS_SUCCESS;
+}
+
+static fenns_result run(fenns_host_searcher s, const fenns_host_search_info *info, fenns_host_csr *out) {
+    fenns_result fr = fenns__host_searcher_prepare(s, info);
+    if (fr != FENNS_SUCCESS) return fr;
+    run_state rs;
+    memset(&rs, 0, sizeof rs);
+    rs.n = info->particle_count;
+    rs.layout = fenns__host_readback_layout(rs.n);
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(s->pipeline, rs.n, &req);
+    rs.scratch = (fenns_buffer_range){s->scratch.buffer, 0, req.size};
+    int lists = !info->counts_only;
+
+    pack_positions(info, s->upload.mapped);
+    VkResult r = fenns__host_buffer_flush(s->ctx, &s->upload);
+    if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkFlushMappedMemoryRanges");
+    fr = record_counts(s, &rs);
+    if (fr == FENNS_SUCCESS) fr = submit_and_wait(s, info->queue);
+    fenns_status status;
+    if (fr == FENNS_SUCCESS) fr = read_status(s, &rs, &status);
+    if (fr != FENNS_SUCCESS) return fr;
+
+    char *readback = s->readback.mapped;
+    uint64_t *offsets = (uint64_t *)(void *)(readback + rs.layout.offsets);
+    const uint32_t *counts = (const uint32_t *)(const void *)(readback + rs.layout.counts);
+    uint64_t total = status.total_neighbors;
+    if (lists) {
+        fr = fenns__host_searcher_reserve_lists(s, total);
+        if (fr == FENNS_SUCCESS) fr = record_lists(s, &rs, total);
+        if (fr == FENNS_SUCCESS) fr = submit_and_wait(s, info->queue);
+        if (fr == FENNS_SUCCESS) fr = read_status(s, &rs, &status);
+        if (fr != FENNS_SUCCESS) return fr;
+        r = fenns__host_buffer_invalidate(s->ctx, &s->lists_readback);
+        if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkInvalidateMappedMemoryRanges");
+        if (status.list_overflow || status.total_neighbors != total || offsets[0] != 0 || offsets[rs.n] != total) {
+            fenns__log(s->ctx, FENNS_LOG_ERROR,
+                       "fenns_host_searcher_run: the list search disagrees with the count (%u lists overflowed, "
+                       "total %llu then %llu, offsets end at %llu)",
+                       status.list_overflow, (unsigned long long)total, (unsigned long long)status.total_neighbors,
+                       (unsigned long long)offsets[rs.n]);
+            return FENNS_ERROR_INCOMPLETE;
+        }
+    } else {
+        /* Counts only: the offsets from the counts, here rather than in a
+         * second submission. */
+        uint64_t sum = 0;
+        for (uint32_t i = 0; i < rs.n; ++i) {
+            offsets[i] = sum;
+            sum += counts[i];
+        }
+        offsets[rs.n] = sum;
+        if (sum != total) {
+            fenns__log(s->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: counts sum to %llu, the status says %llu",
+                       (unsigned long long)sum, (unsigned long long)total);
+            return FENNS_ERROR_VULKAN;
+        }
+    }
+    fr = read_timings(s, &rs, lists, out);
+    if (fr != FENNS_SUCCESS) return fr;
+    out->particle_count = rs.n;
+    out->total = total;
+    out->offsets = offsets;
+    out->indices = lists ? s->lists_readback.mapped : NULL;
+    out->counts = (uint32_t *)(void *)(readback + rs.layout.counts);
+    out->status = status;
+    out->gpu_memory_bytes = fenns__host_searcher_memory(s);
+    return FENNS_SUCCESS;
+}
+
+fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_host_search_info *info,
+                                     fenns_host_csr *out) {
+    if (out) memset(out, 0, sizeof *out);
+    if (!searcher || !info || !out) return FENNS_ERROR_INVALID_ARGUMENT;
+    if (!info->queue || (info->particle_count && !info->positions) ||
+        (info->stride && info->stride < 3u * sizeof(float))) {
+        fenns__log(searcher->ctx, FENNS_LOG_ERROR,
+                   "fenns_host_searcher_run: null queue or positions, or stride < 12 bytes");
+        return FENNS_ERROR_INVALID_ARGUMENT;
+    }
+    fenns_result r = run(searcher, info, out);
+    if (r != FENNS_SUCCESS) memset(out, 0, sizeof *out);
+    return r;
+}

@@ -1,0 +1,229 @@
+/*
+ * fenns_host_searcher reused across runs: growing and shrinking n, changing
+ * radius, method and domain, counts only then lists, n = 0 and a stride.
+ * Every run is checked against the CPU reference (lists ascending, counts,
+ * offsets, status) and several against the one-shot fenns_host_search, bit
+ * for bit; memory only grows; a result stays readable until the next run on
+ * its searcher (also after fenns_host_csr_free, which only clears it) and
+ * is not disturbed by other searchers; a failed run leaves the searcher
+ * usable. Runs with validation + synchronization validation.
+ */
+#include "check.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_test.h"
+#include "reference.h"
+#include "scenes.h"
+
+static fenns_test_gpu g;
+
+static fenns_host_search_info info_for(const float *xyz, uint32_t n, float radius, fenns_method method) {
+    fenns_host_search_info info;
+    memset(&info, 0, sizeof info);
+    info.method = method;
+    info.radius = radius;
+    info.positions = xyz;
+    info.particle_count = n;
+    info.queue = g.queue;
+    return info;
+}
+
+/* csr against the CPU reference for xyz (3 floats a point). */
+static void check_against_reference(const char *name, const float *xyz, uint32_t n, float radius,
+                                    const fenns_host_csr *csr, int counts_only) {
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    if (fenns_reference_csr(xyz, n, radius, &ro, &ri) != FENNS_REFERENCE_OK) {
+        CHECK(0, "%s: reference failed", name);
+        return;
+    }
+    CHECK(csr->particle_count == n && csr->offsets && csr->counts, "%s: n %llu, offsets %p, counts %p", name,
+          (unsigned long long)csr->particle_count, (void *)csr->offsets, (void *)csr->counts);
+    if (csr->particle_count == n && csr->offsets && csr->counts) {
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < n; ++i)
+            bad += csr->counts[i] != (uint32_t)(ro[i + 1] - ro[i]) || csr->offsets[i + 1] - csr->offsets[i] != csr->counts[i];
+        CHECK(bad == 0 && csr->offsets[0] == 0, "%s: %u counts or offsets differ from the reference", name, bad);
+        CHECK(csr->total == ro[n] && csr->offsets[n] == ro[n] && csr->status.total_neighbors == ro[n] &&
+                  csr->status.particle_count == n && csr->status.list_overflow == 0,
+              "%s: total %llu (offsets %llu, status %llu), reference %llu", name, (unsigned long long)csr->total,
+              (unsigned long long)csr->offsets[n], (unsigned long long)csr->status.total_neighbors,
+              (unsigned long long)ro[n]);
+        if (counts_only) {
+            CHECK(csr->indices == NULL, "%s: counts only but indices given", name);
+        } else if (csr->offsets[n] == ro[n]) {
+            char msg[256] = "";
+            int diff = fenns_reference_compare(xyz, n, radius, ro, ri, csr->particle_count, csr->offsets, csr->indices,
+                                               0, NULL, msg, sizeof msg); /* flags 0: lists must be ascending */
+            CHECK(diff == 0, "%s: %s", name, msg);
+        }
+    }
+    fenns_reference_free(&ro, &ri);
+}
+
+/* The one-shot call on the same input gives the same bits. */
+static void check_same_as_one_shot(const char *name, const fenns_host_search_info *info, const fenns_host_csr *csr) {
+    fenns_host_csr one;
+    fenns_result r = fenns_host_search(g.context, info, &one);
+    CHECK(r == FENNS_SUCCESS && one.owner != NULL, "%s: one-shot: %s", name, fenns_result_string(r));
+    if (r == FENNS_SUCCESS) {
+        uint64_t n = csr->particle_count;
+        int same = one.particle_count == n && one.total == csr->total &&
+                   !memcmp(one.offsets, csr->offsets, 8u * (n + 1u)) && !memcmp(one.counts, csr->counts, 4u * n) &&
+                   (!one.indices) == (!csr->indices) &&
+                   (!one.indices || !memcmp(one.indices, csr->indices, 4u * one.total));
+        CHECK(same, "%s: the one-shot result differs from the searcher's", name);
+    }
+    fenns_host_csr_free(g.context, &one);
+    CHECK(one.owner == NULL && one.offsets == NULL && one.indices == NULL, "%s: free left the csr set", name);
+}
+
+typedef struct saved {
+    uint64_t total, *offsets;
+    uint32_t *indices, *counts;
+    uint64_t n;
+} saved;
+
+static saved save(const fenns_host_csr *csr) {
+    saved s = {csr->total, NULL, NULL, NULL, csr->particle_count};
+    s.offsets = malloc(8u * (s.n + 1u));
+    s.counts = malloc(4u * s.n + 4u);
+    s.indices = malloc(4u * s.total + 4u);
+    if (s.offsets && s.counts && s.indices) {
+        memcpy(s.offsets, csr->offsets, 8u * (s.n + 1u));
+        memcpy(s.counts, csr->counts, 4u * s.n);
+        if (csr->indices) memcpy(s.indices, csr->indices, 4u * s.total);
+    }
+    return s;
+}
+
+static int unchanged(const saved *s, const uint64_t *offsets, const uint32_t *counts, const uint32_t *indices) {
+    return s->offsets && s->counts && s->indices && !memcmp(s->offsets, offsets, 8u * (s->n + 1u)) &&
+           !memcmp(s->counts, counts, 4u * s->n) && (!indices || !memcmp(s->indices, indices, 4u * s->total));
+}
+
+static void saved_free(saved *s) {
+    free(s->offsets);
+    free(s->counts);
+    free(s->indices);
+}
+
+int main(void) {
+    if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
+    enum { MAX_N = 12000 };
+    float *xyz = malloc(3u * sizeof(float) * MAX_N);
+    float *spread = malloc(3u * sizeof(float) * MAX_N);
+    float *strided = malloc(4u * sizeof(float) * MAX_N);
+    fenns_host_searcher s = NULL;
+    CHECK(xyz && spread && strided && fenns_host_searcher_create(g.context, &s) == FENNS_SUCCESS, "setup");
+    if (!s) return 1;
+    fenns_scene_uniform(xyz, MAX_N, 18.0f);   /* about 9 neighbours at r = 1 */
+    fenns_scene_clusters(spread, MAX_N, 30.0f, 7u);
+    fenns_host_csr csr;
+    fenns_host_search_info info;
+
+    /* 1. A first run, then the same input again: identical, nothing grows. */
+    info = info_for(xyz, 3000, 1.0f, FENNS_METHOD_FENNS);
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "first run");
+    check_against_reference("first run", xyz, 3000, 1.0f, &csr, 0);
+    check_same_as_one_shot("first run", &info, &csr);
+    CHECK(csr.owner == NULL && csr.gpu_memory_bytes > 0 && csr.build_ms != 0.0, "first run: owner %p, memory %llu",
+          csr.owner, (unsigned long long)csr.gpu_memory_bytes);
+    uint64_t memory = csr.gpu_memory_bytes;
+    saved first = save(&csr);
+    /* Valid until the next run: after the one-shot (another searcher) ran, and
+     * after fenns_host_csr_free, which clears the csr but frees nothing. */
+    uint64_t *offsets = csr.offsets;
+    uint32_t *counts = csr.counts, *indices = csr.indices;
+    fenns_host_csr_free(g.context, &csr);
+    CHECK(csr.offsets == NULL && csr.total == 0, "free of a searcher's csr did not clear it");
+    CHECK(unchanged(&first, offsets, counts, indices), "a searcher's result changed before its next run");
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS && unchanged(&first, csr.offsets, csr.counts, csr.indices) &&
+              csr.gpu_memory_bytes == memory,
+          "the same input again: different result, or memory %llu -> %llu", (unsigned long long)memory,
+          (unsigned long long)csr.gpu_memory_bytes);
+    saved_free(&first);
+
+    /* 2. Growing n (pipeline, every buffer, lists), then shrinking (nothing freed). */
+    info = info_for(xyz, MAX_N, 1.0f, FENNS_METHOD_FENNS);
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "grown run");
+    check_against_reference("grown n", xyz, MAX_N, 1.0f, &csr, 0);
+    check_same_as_one_shot("grown n", &info, &csr);
+    CHECK(csr.gpu_memory_bytes > memory, "growing n kept %llu bytes", (unsigned long long)csr.gpu_memory_bytes);
+    memory = csr.gpu_memory_bytes;
+    info = info_for(xyz, 700, 1.0f, FENNS_METHOD_FENNS);
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "shrunk run");
+    check_against_reference("shrunk n", xyz, 700, 1.0f, &csr, 0);
+    CHECK(csr.gpu_memory_bytes == memory, "shrinking n changed memory %llu -> %llu", (unsigned long long)memory,
+          (unsigned long long)csr.gpu_memory_bytes);
+
+    /* 3. Radius (more neighbours: the lists grow), method, domain. */
+    info = info_for(xyz, 5000, 2.0f, FENNS_METHOD_FENNS);
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "radius 2");
+    check_against_reference("radius 2", xyz, 5000, 2.0f, &csr, 0);
+    check_same_as_one_shot("radius 2", &info, &csr);
+    info = info_for(spread, 9000, 0.7f, FENNS_METHOD_FENNS_PAPER);
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "fenns-paper");
+    check_against_reference("fenns-paper, clusters", spread, 9000, 0.7f, &csr, 0);
+    check_same_as_one_shot("fenns-paper, clusters", &info, &csr); /* sorted lists: same bits */
+    info = info_for(spread, 9000, 0.7f, FENNS_METHOD_FENNS);
+    for (int a = 0; a < 3; ++a) info.domain_min[a] = 5.0f, info.domain_max[a] = 20.0f; /* many points outside */
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "caller's domain");
+    check_against_reference("caller's domain", spread, 9000, 0.7f, &csr, 0);
+    CHECK(csr.status.domain_min[0] == 5.0f && csr.status.domain_max[2] == 20.0f, "caller's domain not used");
+
+    /* 4. Counts only, then lists of the same input; n = 0; a stride of 16. */
+    info = info_for(xyz, 8000, 1.5f, FENNS_METHOD_FENNS);
+    info.counts_only = 1;
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "counts only");
+    check_against_reference("counts only", xyz, 8000, 1.5f, &csr, 1);
+    CHECK(csr.lists_ms == 0.0 || csr.lists_ms == -1.0, "counts only: lists_ms %g", csr.lists_ms);
+    check_same_as_one_shot("counts only", &info, &csr);
+    info.counts_only = 0;
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "lists after counts");
+    check_against_reference("lists after counts", xyz, 8000, 1.5f, &csr, 0);
+    info = info_for(NULL, 0, 1.0f, FENNS_METHOD_FENNS);
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS && csr.total == 0 && csr.offsets && csr.offsets[0] == 0,
+          "n = 0");
+    for (uint32_t i = 0; i < 6000; ++i) {
+        memcpy(strided + 4u * i, xyz + 3u * i, 12u);
+        strided[4u * i + 3u] = NAN; /* the caller's fourth float is never read as a coordinate */
+    }
+    info = info_for(strided, 6000, 1.0f, FENNS_METHOD_FENNS);
+    info.stride = 16;
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "stride 16");
+    check_against_reference("stride 16", xyz, 6000, 1.0f, &csr, 0);
+
+    /* 5. A rejected run clears *out and leaves the searcher as it was. */
+    g.quiet = 1;
+    fenns_host_searcher other = s;
+    info = info_for(xyz, 6000, NAN, FENNS_METHOD_FENNS);
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT && csr.offsets == NULL,
+          "NaN radius accepted");
+    info.radius = 1.0f;
+    info.queue = VK_NULL_HANDLE;
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "null queue accepted");
+    CHECK(fenns_host_searcher_run(NULL, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT &&
+              fenns_host_searcher_run(s, NULL, &csr) == FENNS_ERROR_INVALID_ARGUMENT &&
+              fenns_host_searcher_run(s, &info, NULL) == FENNS_ERROR_INVALID_ARGUMENT &&
+              fenns_host_searcher_create(NULL, &other) == FENNS_ERROR_INVALID_ARGUMENT && other == NULL,
+          "null arguments accepted (or create cleared nothing)");
+    g.quiet = 0;
+    g.error_messages = 0;
+    info = info_for(xyz, MAX_N, 1.0f, FENNS_METHOD_FENNS);
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "after rejected runs");
+    check_against_reference("after rejected runs", xyz, MAX_N, 1.0f, &csr, 0);
+
+    fenns_host_searcher_destroy(s);
+    fenns_host_searcher_destroy(NULL);
+    fenns_host_csr_free(g.context, NULL);
+    free(xyz);
+    free(spread);
+    free(strided);
+    CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
+    printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
+    return failures ? 1 : 0;
+}
