@@ -430,8 +430,11 @@ void fenns_host_searcher_destroy(fenns_host_searcher searcher);
  *         FENNS_ERROR_TOO_LARGE (particles or list entries beyond what the device
  *         binds), FENNS_ERROR_OUT_OF_DEVICE_MEMORY, FENNS_ERROR_OUT_OF_HOST_MEMORY,
  *         FENNS_ERROR_DEVICE_LOST, FENNS_ERROR_VULKAN, FENNS_ERROR_INCOMPLETE
- *         (lists overflowed their exact size: a device fault). Every error is
- *         logged; on error *out is empty and the searcher stays usable. */
+ *         (lists overflowed their exact size: a device fault), FENNS_ERROR_DRIVER_LIMIT
+ *         (the driver stops a shader invocation after a fixed number of loop
+ *         iterations, llvmpipe 65535, and some query needs more; see
+ *         fenns_status.incomplete_queries). Every error is logged; on error *out
+ *         is empty and the searcher stays usable. */
 fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_host_search_info *info,
                                      fenns_host_csr *out);
 
