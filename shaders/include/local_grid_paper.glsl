@@ -4,28 +4,57 @@ shared uvec4 s_queries[FENNS_MAX_WORKGROUP]; // `particles` of Algorithm 3
 shared uint s_found[FENNS_MAX_WORKGROUP];    // neighbours found per query slot
 shared uvec2 s_base[FENNS_MAX_WORKGROUP];    // list base (u64) per query slot
 shared uint s_room[FENNS_MAX_WORKGROUP];     // list capacity per query slot
-shared uint s_over_limit, s_fullest;
+shared uint s_over_limit;
+
+// The fine cells a candidate at local position l reaches: cf-1..cf+1 per
+// axis, clipped to the local grid. Fine keys run x-fastest, so each of the
+// up to 9 (y, z) rows is one contiguous run of query slots.
+void stencil_of(vec3 l, out ivec3 lo, out ivec3 hi) {
+    ivec3 cf = ivec3(fine_cell(l));
+    lo = max(cf - 1, ivec3(0));
+    hi = min(cf + 1, ivec3(fine_dims()) - 1);
+}
+uint row_key(int y, int z) { return fine_key(uvec3(0u, uint(y), uint(z))); }
 
 // Algorithm 4: the queries in the 27 fine cells around a candidate.
 // The candidate lies in the grid cell at offset d from the queries' cell.
 void lookup_neighbor_cells(uvec4 candidate, ivec3 d) {
     vec3 p = uintBitsToFloat(candidate.xyz);
-    ivec3 cf = ivec3(fine_cell(local_position(p, d)));
-    ivec3 fdims = ivec3(fine_dims());
-    for (int dz = -1; dz <= 1; ++dz)
-    for (int dy = -1; dy <= 1; ++dy)
-    for (int dx = -1; dx <= 1; ++dx) {
-        ivec3 f = cf + ivec3(dx, dy, dz);
-        if (any(lessThan(f, ivec3(0))) || any(greaterThanEqual(f, fdims))) continue;
-        uint key = fine_key(uvec3(f));
-        uint e = s_fine[key + 1u];
-        for (uint slot = s_fine[key]; slot < e; ++slot) {
+    vec3 l = local_position(p, d);
+    // A border particle lies within the margin of some face of its cell, not
+    // necessarily of the face towards the queries: skip the others (and
+    // particles of far cells folded onto a neighbouring table cell).
+    if (!in_local_box(l)) return;
+    ivec3 lo, hi;
+    stencil_of(l, lo, hi);
+    for (int z = lo.z; z <= hi.z; ++z)
+    for (int y = lo.y; y <= hi.y; ++y) {
+        uint row = row_key(y, z);
+        uint e = s_fine[row + uint(hi.x) + 1u];
+        for (uint slot = s_fine[row + uint(lo.x)]; slot < e; ++slot) {
             uvec4 query = s_queries[slot];
             if (query.w == candidate.w || !within_radius(uintBitsToFloat(query.xyz), p)) continue;
             uint k = atomicAdd(s_found[slot], 1u);
             if (k < s_room[slot]) store_index(add64(s_base[slot], k), candidate.w);
         }
     }
+}
+
+// Loop iterations lookup_neighbor_cells runs for one candidate (llvmpipe
+// counts each loop's iterations): up to 3 + 9 for the rows and one per query
+// slot; counting the slots takes the same 3 + 9.
+uint lookup_steps(uvec4 candidate, ivec3 d) {
+    vec3 l = local_position(uintBitsToFloat(candidate.xyz), d);
+    if (!in_local_box(l)) return 0u;
+    ivec3 lo, hi;
+    stencil_of(l, lo, hi);
+    uint slots = 0u;
+    for (int z = lo.z; z <= hi.z; ++z)
+    for (int y = lo.y; y <= hi.y; ++y) {
+        uint row = row_key(y, z);
+        slots += s_fine[row + uint(hi.x) + 1u] - s_fine[row + uint(lo.x)];
+    }
+    return 2u * 12u + slots;
 }
 
 void search_cell(work_item w, uint q) {
@@ -58,28 +87,26 @@ void search_cell(work_item w, uint q) {
     }
     barrier();
 
-    // llvmpipe stops an invocation after pc.loop_limit loop iterations in
-    // all: when any invocation's share of the loops below could pass that,
-    // the chunk is reported incomplete instead of searched short.
+    // llvmpipe stops an invocation (a subgroup: lanes share the loop
+    // counter) after pc.loop_limit loop iterations in all. A first pass over
+    // the same candidates counts the search's iterations; when they could
+    // pass the limit the chunk is reported incomplete instead of searched short.
     if (pc.loop_limit != 0u) {
-        // A candidate visits 27 fine cells and, in them, at most 27 times the
-        // fullest fine cell's queries (and never more than the chunk's).
-        if (t == 0u) s_over_limit = s_fullest = 0u;
+        if (t == 0u) s_over_limit = 0u;
         barrier();
-        uint fullest = 0u;
-        for (uint f = t; f < fine_count; f += gl_WorkGroupSize.x) fullest = max(fullest, s_fine[f + 1u] - s_fine[f]);
-        fullest = subgroupMax(fullest);
-        if (subgroupElect()) atomicMax(s_fullest, fullest);
-        barrier();
-        uint per_candidate = 2u * 27u + min(queries, 27u * s_fullest);
-        uint rounds = (w.query_end - cell_begin(w.cell) + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
+        // Per round of candidates: this pass's and the search's iteration and
+        // the costliest lane's lookups (a subgroup runs each round together).
+        uint steps = 1024u + fine_count / gl_WorkGroupSize.x;
+        for (uint j = cell_begin(w.cell) + t; j < w.query_end; j += gl_WorkGroupSize.x)
+            steps += 2u + subgroupMax(lookup_steps(load_sorted(j), ivec3(0)));
         for (uint k = gl_SubgroupID; k < 27u; k += gl_NumSubgroups) {
             uint key;
             if (k == 13u || !neighbour_cell(center, k, key)) continue;
-            uint border = KEY_START(key * pc.sections + 1u) - cell_begin(key);
-            rounds += (border + gl_SubgroupSize - 1u) / gl_SubgroupSize;
+            uint end = KEY_START(key * pc.sections + 1u);
+            for (uint j = cell_begin(key) + gl_SubgroupInvocationID; j < end; j += gl_SubgroupSize)
+                steps += 2u + subgroupMax(lookup_steps(load_sorted(j), neighbour_offset(k)));
         }
-        if (1024u + fine_count / gl_WorkGroupSize.x + rounds * per_candidate > pc.loop_limit) atomicOr(s_over_limit, 1u);
+        if (steps > pc.loop_limit) atomicOr(s_over_limit, 1u);
         barrier();
         if (s_over_limit != 0u) {
             if (t == 0u && queries != 0u) atomicAdd(prm.incomplete_queries, queries);
