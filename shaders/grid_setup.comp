@@ -4,6 +4,9 @@
 // build (see grid.glsl for why every edge is at least the margin). pc.mode:
 // the particles a fenns coarse cell aims at (0 for fenns-paper).
 #include "header.glsl"
+#ifndef FENNS_REACH2_DENSITY // particles per margin^3 from which fenns tries half-margin fine cells
+#define FENNS_REACH2_DENSITY 4.0
+#endif
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #include "bindings.glsl"
@@ -61,7 +64,7 @@ void main() {
         // cells out), and not much finer than the particles are spaced
         // (about 1.5 a cell), so a query tests few empty cells; a half-margin
         // grid only where it beats full-margin cells' 3^3 stencil.
-        reach = density * margin * margin * margin >= 4.0 ? min(pc.fine_reach, 2u) : 1u;
+        reach = density * margin * margin * margin >= FENNS_REACH2_DENSITY ? min(pc.fine_reach, 2u) : 1u;
         float fine = max(margin / float(reach), min(pow(1.5 / max(density, 1e-30), 1.0 / 3.0), 2.0 * margin));
         if (reach == 2u && fine > 0.6 * margin) {
             reach = 1u;

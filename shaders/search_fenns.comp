@@ -17,6 +17,7 @@ layout(constant_id = 1) const uint LOCAL_CELLS = 729; // FENNS_LOCAL_DIM_MAX^3
 #define USE_COUNTS
 #define USE_OFFSETS
 #define USE_INDICES
+#define USE_INDEX_QUADS
 #define INDICES_ACCESS writeonly
 #include "bindings.glsl"
 #include "grid.glsl"

@@ -1,12 +1,12 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// fenns (deterministic) only: sort every section of the permutation by
-// original index, so the sorted layout no longer depends on the order the
-// reorder's atomics happened to run in. One workgroup per cell. Sections of
-// a few particles are sorted by one invocation each; when a cell has longer
-// ones, a cell of up to SORT_CAPACITY particles is bitonic-sorted in shared
-// memory in one go (the short sections again, harmlessly), a larger one long
-// section by long section, in SORT_CAPACITY runs merged in global memory.
+// fenns (deterministic) only, after section_order.comp: the sections of
+// more than SMALL_SECTION particles it left, sorted by original index, and
+// their cells' sorted particles written. One workgroup per cell, idle unless
+// the build has long sections. A cell of up to SORT_CAPACITY particles is
+// bitonic-sorted in shared memory in one go (its short sections again,
+// harmlessly), a larger one long section by long section, in SORT_CAPACITY
+// runs merged in global memory.
 #include "header.glsl"
 layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define USE_PARAMS
@@ -16,6 +16,10 @@ layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define USE_PERM
 #define PERM_ACCESS coherent
 #define USE_SORT_TMP
+#define USE_POSITIONS
+#define USE_SORTED
+#define SORTED_ACCESS
+#define SORTED_WRITE
 #include "bindings.glsl"
 #include "bitonic.glsl"
 
@@ -83,20 +87,19 @@ void sort_section(uint begin, uint len) {
 shared uint s_bounds[FENNS_SECTIONS_FINE + 1];
 shared uint s_long_sections;
 
-// Sections of up to SMALL_SECTION particles (nearly all: fine cells hold a
-// few) are sorted by one invocation each, by insertion in registers.
-#define SMALL_SECTION 16u
-void sort_small(uint begin, uint len) {
-    uint v[SMALL_SECTION];
-    for (uint i = 0u; i < len; ++i) {
-        uint x = perm[begin + i], j = i;
-        for (; j > 0u && v[j - 1u] > x; --j) v[j] = v[j - 1u];
-        v[j] = x;
+#define SMALL_SECTION 16u // as in section_order.comp
+
+void gather(uint begin, uint len) {
+    memoryBarrierBuffer(); // the sort's perm writes, before other invocations read them
+    barrier();
+    for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) {
+        uint v = perm[begin + i];
+        store_sorted(begin + i, uvec4(floatBitsToUint(load_position(v)), v));
     }
-    for (uint i = 0u; i < len; ++i) perm[begin + i] = v[i];
 }
 
 void main() {
+    if (prm.long_sections == 0u) return; // nearly every build
     uint c = linear_workgroup();
     if (c >= cell_count_with_invalid()) return;
     uint first = c * pc.sections;
@@ -105,18 +108,12 @@ void main() {
     for (uint s = gl_LocalInvocationIndex; s <= sections; s += gl_WorkGroupSize.x) s_bounds[s] = KEY_START(first + s);
     barrier();
     uint begin = s_bounds[0], len = s_bounds[sections] - begin;
-    if (len < 2u) return;
     uint long_sections = 0u;
-    for (uint s = gl_LocalInvocationIndex; s < sections; s += gl_WorkGroupSize.x) {
-        uint b = s_bounds[s], e = s_bounds[s + 1u];
-        if (e - b > SMALL_SECTION) ++long_sections;
-        else if (e - b >= 2u) sort_small(b, e - b);
-    }
+    for (uint s = gl_LocalInvocationIndex; s < sections; s += gl_WorkGroupSize.x)
+        if (s_bounds[s + 1u] - s_bounds[s] > SMALL_SECTION) ++long_sections;
     if (long_sections != 0u) atomicAdd(s_long_sections, long_sections);
     barrier();
     if (s_long_sections == 0u) return;
-    memoryBarrierBuffer(); // the small sorts' perm writes, before the workgroup reads perm again
-    barrier();
     if (len <= SORT_CAPACITY) {
         // The whole cell in one sort by (section, original index): sections
         // are contiguous already, so each comes out sorted in place.
@@ -136,10 +133,14 @@ void main() {
         }
         barrier();
         bitonic_sort_shared(padded);
-        for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) perm[begin + i] = s_bitonic[i];
+        for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) {
+            uint v = s_bitonic[i];
+            perm[begin + i] = v;
+            store_sorted(begin + i, uvec4(floatBitsToUint(load_position(v)), v));
+        }
         return;
     }
-    uint steps = 1024u;
+    uint steps = 1024u + len / gl_WorkGroupSize.x;
     for (uint s = 0u; s < sections; ++s) {
         uint b = s_bounds[s], e = s_bounds[s + 1u];
         if (e - b > SMALL_SECTION) steps += sort_section_steps(e - b) + 1u;
@@ -151,6 +152,9 @@ void main() {
     }
     for (uint s = 0u; s < sections; ++s) {
         uint b = s_bounds[s], e = s_bounds[s + 1u];
-        if (e - b > SMALL_SECTION) sort_section(b, e - b);
+        if (e - b > SMALL_SECTION) {
+            sort_section(b, e - b);
+            gather(b, e - b);
+        }
     }
 }

@@ -15,7 +15,7 @@
 #include "cell_cursors.spv.h"
 #include "reorder.spv.h"
 #include "section_sort.spv.h"
-#include "gather.spv.h"
+#include "section_order.spv.h"
 #include "search_work.spv.h"
 #include "search_args.spv.h"
 #include "search_fenns.spv.h"
@@ -39,7 +39,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
     static const shader_code table[FENNS_PASS_COUNT] = {
         FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
         FENNS_SPV_(scan_add),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
-        FENNS_SPV_(gather),        FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
+        FENNS_SPV_(section_order), FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_add),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
     };

@@ -20,7 +20,7 @@
     X(cell_cursors)         \
     X(reorder)              \
     X(section_sort)         \
-    X(gather)               \
+    X(section_order)        \
     X(search_work)          \
     X(search_args)          \
     X(search)               \

@@ -104,6 +104,11 @@ layout(constant_id = 3) const uint INDEX_CHUNKS = FENNS_INDEX_CHUNKS;
 INDEX_CHUNK_(0) INDEX_CHUNK_(1) INDEX_CHUNK_(2) INDEX_CHUNK_(3) INDEX_CHUNK_(4) INDEX_CHUNK_(5)
 INDEX_CHUNK_(6) INDEX_CHUNK_(7) INDEX_CHUNK_(8) INDEX_CHUNK_(9) INDEX_CHUNK_(10) INDEX_CHUNK_(11)
 #undef INDEX_CHUNK_
+#ifdef USE_INDEX_QUADS
+// The first chunk again, as quads of entries (descriptors may alias): lists
+// within one binding are stored 16 bytes at a time where they can be.
+layout(std430, binding = FENNS_BINDING_INDICES) INDICES_ACCESS buffer IndexQuads { uvec4 index_quads[]; };
+#endif
 // Chunk and element of entry i (chunk_shift4 < 32, so the chunk is the
 // entry's bits from chunk_shift4 up, taken from both halves).
 uvec2 index_place(uvec2 i) {

@@ -120,6 +120,8 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 fine_reach;                        /* fine cells the search looks out (<= pc.fine_reach) */
     FENNS_U32 sort_incomplete;                   /* sections the build could not sort within the
                                                     driver's loop limit (pc.loop_limit) */
+    FENNS_U32 long_sections;                     /* fenns: sections too long for section_order,
+                                                    left to section_sort */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 

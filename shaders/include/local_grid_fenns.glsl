@@ -60,7 +60,49 @@ struct query_state {
     uint index; // original index
     uint count;
     list_target target;
+    uvec4 quad; // the list's last four entries, oldest in x (not yet stored)
 };
+
+// Appends one entry. An invocation writes its own list, so a subgroup's
+// stores scatter over as many lists; within one binding they go out a whole
+// aligned quad at a time (4x fewer scattered stores, each a full 16-byte
+// piece of a 32-byte sector), the list's first and last partial quads entry
+// by entry. Entries shift through the quad so every index is constant
+// (a dynamically indexed vector may live in slow local memory). Lists of
+// fewer than 8 entries, nearly all in sparse sets, are stored entry by entry
+// (H100: the quad bookkeeping cost them more than it saved).
+bool stores_quads(query_state s) { return INDEX_CHUNKS == 1u && s.target.capacity >= 8u; }
+
+void emit(inout query_state s, uint v) {
+    if (s.count < s.target.capacity) {
+        if (stores_quads(s)) {
+            uint at = s.target.base.x + s.count;
+            s.quad = uvec4(s.quad.yzw, v);
+            if ((at & 3u) == 3u) {
+                if (s.count >= 3u) {
+                    index_quads[at >> 2u] = s.quad;
+                } else { // the list's first quad: only from its first entry on
+                    if (s.count >= 2u) indices0[at - 2u] = s.quad.y;
+                    if (s.count >= 1u) indices0[at - 1u] = s.quad.z;
+                    indices0[at] = s.quad.w;
+                }
+            }
+        } else {
+            store_index(add64(s.target.base, s.count), v);
+        }
+    }
+    ++s.count;
+}
+
+// Stores the entries of the list's last, partial quad.
+void flush_list(query_state s) {
+    if (!stores_quads(s)) return;
+    uint written = min(s.count, s.target.capacity), end = s.target.base.x + written;
+    uint pending = min(end & 3u, written);
+    if (pending >= 3u) indices0[end - 3u] = s.quad.y;
+    if (pending >= 2u) indices0[end - 2u] = s.quad.z;
+    if (pending >= 1u) indices0[end - 1u] = s.quad.w;
+}
 
 void visit(inout query_state s, uvec4 c) {
     if (COUNT_ONLY == 1u) {
@@ -68,8 +110,7 @@ void visit(inout query_state s, uvec4 c) {
         return;
     }
     if (c.w == s.index || !within_radius(s.p, uintBitsToFloat(c.xyz))) return;
-    if (s.count < s.target.capacity) store_index(add64(s.target.base, s.count), c.w);
-    ++s.count;
+    emit(s, c.w);
 }
 
 void visit_run(inout query_state s, uint begin, uint end) {
@@ -106,6 +147,7 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     s.index = own.w;
     s.count = 0u;
     s.target = list_target_of(s.index);
+    s.quad = uvec4(0u);
     vec3 u = grid_coords(s.p);
     // The query's local cell is its fine cell + reach, so its stencil's low
     // corner is its fine cell.
@@ -128,6 +170,7 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
         }
     }
     if (COUNT_ONLY == 1u) s.count -= 1u; // the query itself
+    else flush_list(s);
     finish_query(s.index, s.count, s.target);
     return s.count;
 }

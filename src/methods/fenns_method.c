@@ -64,12 +64,12 @@ void fenns_cmd_build(VkCommandBuffer cmd, fenns_pipeline p, const fenns_build_in
     fenns__barrier(cmd, p);
     fenns__profile_mark(cmd, p, prof, "reorder", (deterministic ? 24u : 40u) * n);
     if (deterministic) {
-        fenns__pass_section_sort(cmd, p, &f);
+        fenns__pass_section_order(cmd, p, &f);
         fenns__barrier(cmd, p);
-        fenns__profile_mark(cmd, p, prof, "section sort", 8u * n);
-        fenns__pass_gather(cmd, p, &f);
+        fenns__profile_mark(cmd, p, prof, "section order", 8u * (uint64_t)keys + 44u * n);
+        fenns__pass_section_sort(cmd, p, &f); /* long sections only */
         fenns__barrier(cmd, p);
-        fenns__profile_mark(cmd, p, prof, "gather", 36u * n);
+        fenns__profile_mark(cmd, p, prof, "section sort", 4u * (uint64_t)p->plan.cell_capacity);
     }
     fenns__pass_search_work(cmd, p, &f);
     fenns__profile_mark(cmd, p, prof, "search work", 12u * (uint64_t)p->plan.cell_capacity);

@@ -1,6 +1,6 @@
 /* The build passes: clear, domain, grid, Algorithm 1 (count), scan,
- * Algorithm 2 (reorder), and for the deterministic variant the section sort
- * and gather; finally the search work list. */
+ * Algorithm 2 (reorder), and for the deterministic variant the section order
+ * and the long sections' sort; finally the search work list. */
 #include <stddef.h>
 
 #include "passes.h"
@@ -105,8 +105,22 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
     fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, f->n ? p->plan.count_groups : 0);
 }
 
+void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {0};
+    fenns__bind_positions(&b, p, f);
+    fenns__bind_sorted(&b, p, f);
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    fenns_push pc = fenns__push_base(p, f->n);
+    /* One invocation per section. */
+    fenns__dispatch(cmd, p, FENNS_PASS_section_order, &b, &pc, f->n ? groups_for(p, p->plan.section_keys) : 0);
+}
+
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {0};
+    fenns__bind_positions(&b, p, f);
+    fenns__bind_sorted(&b, p, f);
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
@@ -114,15 +128,6 @@ void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns_push pc = fenns__push_base(p, f->n);
     /* One workgroup per cell (and one for the invalid particles). */
     fenns__dispatch(cmd, p, FENNS_PASS_section_sort, &b, &pc, f->n ? (uint64_t)p->plan.cell_capacity + 1u : 0);
-}
-
-void fenns__pass_gather(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    fenns_bindings b = {0};
-    fenns__bind_positions(&b, p, f);
-    fenns__bind_sorted(&b, p, f);
-    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
-    fenns_push pc = fenns__push_base(p, f->n);
-    fenns__dispatch(cmd, p, FENNS_PASS_gather, &b, &pc, groups_for(p, f->n));
 }
 
 void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {

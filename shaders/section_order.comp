@@ -1,0 +1,43 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// fenns (deterministic) only, one invocation per section (fine cell): sort
+// the section's slice of the permutation by original index, so the sorted
+// layout no longer depends on the order the reorder's atomics ran in, and
+// write the sorted particles. Fine cells hold a few particles, so this is a
+// few register moves per particle with every invocation busy; a section of
+// more than SMALL_SECTION particles (coincident ones, tight clusters) is
+// left to section_sort.comp, which runs only when prm.long_sections says so.
+#include "header.glsl"
+#define USE_POSITIONS
+#define USE_PARAMS
+#define PARAMS_ACCESS
+#define USE_CELLS
+#define CELLS_ACCESS readonly
+#define USE_PERM
+#define PERM_ACCESS
+#define USE_SORTED
+#define SORTED_ACCESS
+#define SORTED_WRITE
+#include "bindings.glsl"
+
+#define SMALL_SECTION 16u
+
+void main() {
+    uint key = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
+    if (key >= section_keys()) return;
+    uint begin = KEY_START(key), len = KEY_START(key + 1u) - begin;
+    if (len > SMALL_SECTION) {
+        atomicAdd(prm.long_sections, 1u);
+        return;
+    }
+    uint v[SMALL_SECTION]; // insertion sort in registers
+    for (uint i = 0u; i < len; ++i) {
+        uint x = perm[begin + i], j = i;
+        for (; j > 0u && v[j - 1u] > x; --j) v[j] = v[j - 1u];
+        v[j] = x;
+    }
+    for (uint i = 0u; i < len; ++i) {
+        perm[begin + i] = v[i];
+        store_sorted(begin + i, uvec4(floatBitsToUint(load_position(v[i])), v[i]));
+    }
+}
