@@ -179,8 +179,9 @@ void fenns_pipeline_get_scratch_requirements(fenns_pipeline p, uint32_t particle
     out->size = s.size;
     out->alignment = s.alignment > p->ctx->limits.min_storage_buffer_offset_alignment
                          ? s.alignment : p->ctx->limits.min_storage_buffer_offset_alignment;
+    /* TRANSFER_SRC: a SORTED_ORDER search copies the permutation out of it. */
     out->usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-                 VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+                 VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
 }
 
 void fenns_pipeline_get_scratch_layout(fenns_pipeline p, uint32_t particle_count, fenns_scratch_layout *out) {

@@ -340,6 +340,17 @@ static void check_bench(void)
     CHECK(svg && strncmp(svg, "<svg", 4) == 0 && strstr(svg, "polyline") && strstr(svg, "</svg>"), "bench --plot");
     free(svg);
 
+    const char *so[] = {"bench", "--scenario", "s1", "--n", "8192", "--radius", "8", "--reps", "1", "--method",
+                        "fenns", "--no-host", "--sorted-order", NULL};
+    r = run_fenns(so);
+    row = strchr(r.out ? r.out : "", '\n');
+    char f0[128], f5[128];
+    CHECK(r.status == 0 && count_lines(r.out) == 2 && row &&
+              strcmp(csv_field(row + 1, 0, f0, sizeof f0), "fenns:sorted") == 0 &&
+              fabs(atof(csv_field(row + 1, 5, f5, sizeof f5)) - want) < 0.006,
+          "bench --sorted-order: status %d: %s %s", r.status, r.out, r.err);
+    run_free(&r);
+
     const char *p[] = {"profile", "--scenario", "s1", "--n", "4096", "--radius", "4", "--reps", "2", "--json",
                        path_of("profile.json"), NULL};
     r = run_fenns(p);

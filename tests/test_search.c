@@ -121,14 +121,19 @@ static void check_counts_only(const scene *s) {
     fenns_host_csr_free(g_gpu.context, &csr);
 }
 
-/* Recording API: counts + fixed lists; returns lists and permutation. */
-typedef struct fixed_result {
-    uint32_t *counts, *lists, *perm;
+/* Recording API: counts and FIXED or CSR lists, in original or sorted order
+ * (FENNS_OUTPUT_SORTED_ORDER); returns them with the build's permutation. */
+typedef struct list_result {
+    uint32_t *counts, *lists, *perm, *to_original; /* to_original: SORTED_ORDER only */
+    uint64_t *offsets;                             /* CSR only */
     fenns_status status;
-} fixed_result;
+} list_result;
 
-static int run_fixed(const scene *s, uint32_t capacity, fixed_result *out) {
+/* capacity: FIXED entries per particle, or CSR entries in all. */
+static int run_lists(const scene *s, fenns_output_flags outputs, uint64_t capacity, list_result *out) {
     memset(out, 0, sizeof *out);
+    int csr = (outputs & FENNS_OUTPUT_CSR) != 0, sorted = (outputs & FENNS_OUTPUT_SORTED_ORDER) != 0;
+    uint64_t entries = csr ? capacity : (uint64_t)s->n * capacity;
     fenns_pipeline_create_info pci = {0};
     pci.method = g_method;
     pci.radius = s->radius;
@@ -144,12 +149,15 @@ static int run_fixed(const scene *s, uint32_t capacity, fixed_result *out) {
     fenns_scratch_layout layout;
     fenns_pipeline_get_scratch_layout(p, s->n, &layout);
     VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    fenns_test_buffer pos, scratch, counts, lists;
+    fenns_test_buffer pos = {0}, scratch = {0}, counts = {0}, lists = {0}, offsets = {0}, to_original = {0};
     int ok = fenns_test_buffer_create(&g_gpu, 16u * s->n, usage, FENNS_TEST_HOST_VISIBLE, &pos) == VK_SUCCESS &&
              fenns_test_buffer_create(&g_gpu, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
              fenns_test_buffer_create(&g_gpu, 4u * s->n, usage, FENNS_TEST_HOST_VISIBLE, &counts) == VK_SUCCESS &&
-             fenns_test_buffer_create(&g_gpu, 4u * (VkDeviceSize)s->n * capacity, usage, FENNS_TEST_HOST_VISIBLE,
-                                      &lists) == VK_SUCCESS;
+             fenns_test_buffer_create(&g_gpu, 4u * (entries ? entries : 1u), usage, FENNS_TEST_HOST_VISIBLE, &lists) == VK_SUCCESS &&
+             (!csr || fenns_test_buffer_create(&g_gpu, 8u * ((VkDeviceSize)s->n + 1u), usage, FENNS_TEST_HOST_VISIBLE,
+                                               &offsets) == VK_SUCCESS) &&
+             (!sorted || fenns_test_buffer_create(&g_gpu, 4u * s->n, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                                  FENNS_TEST_HOST_VISIBLE, &to_original) == VK_SUCCESS);
     if (ok) {
         float *v = pos.mapped;
         for (uint32_t i = 0; i < s->n; ++i) {
@@ -166,26 +174,33 @@ static int run_fixed(const scene *s, uint32_t capacity, fixed_result *out) {
             si.particle_count = s->n;
             si.positions = b.positions;
             si.scratch = b.scratch;
-            si.outputs = FENNS_OUTPUT_FIXED;
+            si.outputs = outputs;
             si.counts = fenns_test_range(&counts, 0, VK_WHOLE_SIZE);
-            si.indices = fenns_test_range(&lists, 0, VK_WHOLE_SIZE);
-            si.fixed_capacity = capacity;
+            si.indices = fenns_test_range(&lists, 0, 4u * entries);
+            if (csr) si.offsets = fenns_test_range(&offsets, 0, VK_WHOLE_SIZE);
+            else si.fixed_capacity = (uint32_t)capacity;
+            if (sorted) si.sorted_to_original = fenns_test_range(&to_original, 0, VK_WHOLE_SIZE);
             fenns_cmd_search(cmd, p, &si);
-            VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL, VK_ACCESS_SHADER_WRITE_BIT,
+            VkMemoryBarrier mb = {VK_STRUCTURE_TYPE_MEMORY_BARRIER, NULL,
+                                  VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                                   VK_ACCESS_HOST_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT};
-            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                                  VK_PIPELINE_STAGE_HOST_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
             ok = fenns_test_submit(&g_gpu, cmd) == VK_SUCCESS;
         }
     }
     if (ok) {
         out->counts = malloc(4u * s->n + 4);
-        out->lists = malloc(4u * (size_t)s->n * capacity + 4);
+        out->lists = malloc(4u * (size_t)entries + 4);
         out->perm = malloc(4u * s->n + 4);
-        ok = out->counts && out->lists && out->perm;
+        out->offsets = csr ? malloc(8u * ((size_t)s->n + 1u)) : NULL;
+        out->to_original = sorted ? malloc(4u * s->n + 4) : NULL;
+        ok = out->counts && out->lists && out->perm && (!csr || out->offsets) && (!sorted || out->to_original);
         if (ok) {
             memcpy(out->counts, counts.mapped, 4u * s->n);
-            memcpy(out->lists, lists.mapped, 4u * (size_t)s->n * capacity);
+            memcpy(out->lists, lists.mapped, 4u * (size_t)entries);
+            if (csr) memcpy(out->offsets, offsets.mapped, 8u * ((size_t)s->n + 1u));
+            if (sorted) memcpy(out->to_original, to_original.mapped, 4u * s->n);
             ok = fenns_test_download(&g_gpu, &scratch, layout.permutation_offset, out->perm, 4u * s->n) == VK_SUCCESS &&
                  fenns_test_download(&g_gpu, &scratch, layout.status_offset, &out->status, sizeof out->status) == VK_SUCCESS;
         }
@@ -194,14 +209,18 @@ static int run_fixed(const scene *s, uint32_t capacity, fixed_result *out) {
     fenns_test_buffer_destroy(&g_gpu, &scratch);
     fenns_test_buffer_destroy(&g_gpu, &counts);
     fenns_test_buffer_destroy(&g_gpu, &lists);
+    if (csr) fenns_test_buffer_destroy(&g_gpu, &offsets);
+    if (sorted) fenns_test_buffer_destroy(&g_gpu, &to_original);
     fenns_pipeline_destroy(p);
     return ok;
 }
 
-static void free_fixed(fixed_result *r) {
+static void free_lists(list_result *r) {
     free(r->counts);
     free(r->lists);
     free(r->perm);
+    free(r->to_original);
+    free(r->offsets);
 }
 
 static int cmp_u32(const void *a, const void *b) {
@@ -209,38 +228,57 @@ static int cmp_u32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Fixed-capacity lists: counts exact, overflow counted, stored entries are
- * true neighbours without repeats, nothing written past the capacity; the
- * permutation is a permutation; fenns gives identical bits twice. */
-static void check_fixed(const scene *s, uint32_t capacity) {
-    fixed_result a, b;
-    int ok = run_fixed(s, capacity, &a);
+/* The permutation is a bijection; with SORTED_ORDER, sorted_to_original is it. */
+static void check_permutation(const scene *s, const list_result *a) {
+    uint8_t *seen = calloc(s->n + 1u, 1);
+    for (uint32_t k = 0; k < s->n && seen; ++k) {
+        if (a->perm[k] >= s->n || seen[a->perm[k]]++) {
+            CHECK(0, "%s: permutation broken at %u", s->name, k);
+            break;
+        }
+    }
+    free(seen);
+    if (a->to_original)
+        CHECK(memcmp(a->perm, a->to_original, 4u * s->n) == 0, "%s: sorted_to_original is not the permutation", s->name);
+}
+
+/* Fixed-capacity lists, in original or sorted order: counts exact, overflow
+ * counted, stored entries are true neighbours without repeats, nothing
+ * written past the capacity; the permutation is a permutation; fenns gives
+ * identical bits twice. */
+static void check_fixed_order(const scene *s, uint32_t capacity, int sorted) {
+    list_result a, b;
+    fenns_output_flags outputs = FENNS_OUTPUT_FIXED | (sorted ? FENNS_OUTPUT_SORTED_ORDER : 0u);
+    int ok = run_lists(s, outputs, capacity, &a);
     CHECK(ok, "%s: fixed run failed", s->name);
     if (!ok) return;
     uint64_t *ro = NULL;
     uint32_t *ri = NULL;
     if (fenns_reference_csr(s->xyz, s->n, s->radius, &ro, &ri) != FENNS_REFERENCE_OK) {
         CHECK(0, "%s: reference failed", s->name);
-        free_fixed(&a);
+        free_lists(&a);
         return;
     }
+    check_permutation(s, &a);
     uint32_t overflow = 0, bad = 0, longest = 0;
     uint32_t *tmp = malloc(4u * capacity + 4);
-    for (uint32_t i = 0; i < s->n && tmp; ++i) {
+    for (uint32_t k = 0; k < s->n && tmp; ++k) {
+        uint32_t i = sorted ? a.perm[k] : k; /* k: where its outputs are */
         uint32_t expect = (uint32_t)(ro[i + 1] - ro[i]);
         if (expect > longest) longest = expect;
-        if (a.counts[i] != expect) {
-            if (bad++ < 3) CHECK(0, "%s: fixed count of %u is %u, expected %u", s->name, i, a.counts[i], expect);
+        if (a.counts[k] != expect) {
+            if (bad++ < 3) CHECK(0, "%s: fixed count of %u is %u, expected %u", s->name, i, a.counts[k], expect);
             continue;
         }
         overflow += expect > capacity;
         uint32_t stored = expect < capacity ? expect : capacity;
-        memcpy(tmp, a.lists + (size_t)i * capacity, 4u * stored);
+        memcpy(tmp, a.lists + (size_t)k * capacity, 4u * stored);
+        for (uint32_t e = 0; e < stored && sorted; ++e) tmp[e] = tmp[e] < s->n ? a.perm[tmp[e]] : UINT32_MAX;
         qsort(tmp, stored, 4, cmp_u32);
-        for (uint32_t k = 0; k < stored; ++k) {
-            int found = bsearch(&tmp[k], ri + ro[i], expect, 4, cmp_u32) != NULL;
-            if ((!found || (k && tmp[k] == tmp[k - 1])) && bad++ < 3)
-                CHECK(0, "%s: fixed list of %u holds %u wrongly", s->name, i, tmp[k]);
+        for (uint32_t e = 0; e < stored; ++e) {
+            int found = bsearch(&tmp[e], ri + ro[i], expect, 4, cmp_u32) != NULL;
+            if ((!found || (e && tmp[e] == tmp[e - 1])) && bad++ < 3)
+                CHECK(0, "%s: fixed list of %u holds %u wrongly", s->name, i, tmp[e]);
         }
     }
     free(tmp);
@@ -248,32 +286,76 @@ static void check_fixed(const scene *s, uint32_t capacity) {
           overflow);
     CHECK(a.status.max_neighbors == longest, "%s: max_neighbors %u, expected %u", s->name, a.status.max_neighbors,
           longest);
-    /* The permutation is a bijection. */
-    uint8_t *seen = calloc(s->n + 1u, 1);
-    for (uint32_t k = 0; k < s->n && seen; ++k) {
-        if (a.perm[k] >= s->n || seen[a.perm[k]]++) {
-            CHECK(0, "%s: permutation broken at %u", s->name, k);
-            break;
-        }
-    }
-    free(seen);
     if (g_method == FENNS_METHOD_FENNS) {
-        ok = run_fixed(s, capacity, &b);
+        ok = run_lists(s, outputs, capacity, &b);
         CHECK(ok, "%s: second fixed run failed", s->name);
         if (ok) {
             CHECK(memcmp(a.perm, b.perm, 4u * s->n) == 0, "%s: permutation differs between runs", s->name);
             /* Only the written prefix of each list is defined. */
             uint32_t differ = 0;
-            for (uint32_t i = 0; i < s->n; ++i) {
-                uint32_t stored = a.counts[i] < capacity ? a.counts[i] : capacity;
-                differ += memcmp(a.lists + (size_t)i * capacity, b.lists + (size_t)i * capacity, 4u * stored) != 0;
+            for (uint32_t k = 0; k < s->n; ++k) {
+                uint32_t stored = a.counts[k] < capacity ? a.counts[k] : capacity;
+                differ += memcmp(a.lists + (size_t)k * capacity, b.lists + (size_t)k * capacity, 4u * stored) != 0;
             }
             CHECK(differ == 0, "%s: list order differs between runs for %u particles", s->name, differ);
-            free_fixed(&b);
+            free_lists(&b);
         }
     }
     fenns_reference_free(&ro, &ri);
-    free_fixed(&a);
+    free_lists(&a);
+}
+
+static void check_fixed(const scene *s, uint32_t capacity) { check_fixed_order(s, capacity, 0); }
+
+/* CSR in the build's sorted order (SORTED_ORDER | SORTED_LISTS): for every
+ * sorted position k, counts[k] and offsets are particle perm[k]'s, its list
+ * is ascending in sorted positions and maps through the permutation onto
+ * the reference list; FIXED in sorted order as check_fixed. */
+static void check_sorted_order(const scene *s, uint32_t fixed_capacity) {
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    if (fenns_reference_csr(s->xyz, s->n, s->radius, &ro, &ri) != FENNS_REFERENCE_OK) {
+        CHECK(0, "%s: reference failed", s->name);
+        return;
+    }
+    list_result a;
+    int ok = run_lists(s, FENNS_OUTPUT_CSR | FENNS_OUTPUT_SORTED_ORDER | FENNS_OUTPUT_SORTED_LISTS,
+                       ro[s->n] ? ro[s->n] : 1u, &a);
+    CHECK(ok, "%s: sorted-order CSR run failed", s->name);
+    if (ok) {
+        check_permutation(s, &a);
+        uint32_t bad = 0;
+        uint32_t *tmp = malloc(4u * (a.status.max_neighbors + 1u));
+        CHECK(a.offsets[0] == 0 && a.offsets[s->n] == ro[s->n] && a.status.total_neighbors == ro[s->n],
+              "%s: sorted-order CSR total %llu (status %llu), expected %llu", s->name,
+              (unsigned long long)a.offsets[s->n], (unsigned long long)a.status.total_neighbors,
+              (unsigned long long)ro[s->n]);
+        for (uint32_t k = 0; k < s->n && tmp && a.offsets[s->n] == ro[s->n]; ++k) {
+            uint32_t i = a.perm[k], expect = (uint32_t)(ro[i + 1] - ro[i]);
+            uint64_t at = a.offsets[k], len = a.offsets[k + 1] - at;
+            if (a.counts[k] != expect || len != expect || len > a.status.max_neighbors) {
+                if (bad++ < 3)
+                    CHECK(0, "%s: sorted position %u (particle %u): count %u, list %llu, expected %u", s->name, k, i,
+                          a.counts[k], (unsigned long long)len, expect);
+                continue;
+            }
+            int ascending = 1;
+            for (uint32_t e = 0; e < expect; ++e) {
+                uint32_t v = a.lists[at + e];
+                ascending &= v < s->n && (e == 0 || v > a.lists[at + e - 1]);
+                tmp[e] = v < s->n ? a.perm[v] : UINT32_MAX;
+            }
+            qsort(tmp, expect, 4, cmp_u32);
+            if ((!ascending || memcmp(tmp, ri + ro[i], 4u * expect) != 0) && bad++ < 3)
+                CHECK(0, "%s: sorted-order list of position %u (particle %u) is wrong%s", s->name, k, i,
+                      ascending ? "" : " (not ascending)");
+        }
+        free(tmp);
+        CHECK(bad == 0, "%s: %u sorted-order lists wrong", s->name, bad);
+        free_lists(&a);
+    }
+    fenns_reference_free(&ro, &ri);
+    check_fixed_order(s, fixed_capacity, 1);
 }
 
 static float *alloc_points(uint32_t n) { return malloc(12u * (size_t)n + 12); }
@@ -301,6 +383,7 @@ static void run_scenes(int quick) {
     for (int a = 0; a < 3; ++a) s.domain_max[a] = side;
     check_host_search(&s);
     check_fixed(&s, 8);
+    check_sorted_order(&s, 8);
     s.user_domain = 0;
     s.name = "uniform/tiny-radius";
     s.radius = 0.05f;
@@ -329,6 +412,7 @@ static void run_scenes(int quick) {
     s.radius = 0.6f;
     check_host_search(&s);
     check_fixed(&s, 4);
+    check_sorted_order(&s, 4);
     check_counts_only(&s);
     free(s.xyz);
 
@@ -349,6 +433,7 @@ static void run_scenes(int quick) {
     fenns_scene_duplicates(s.xyz, s.n, 20.0f, s.n / 20u, 5);
     s.radius = 0.7f;
     check_host_search(&s);
+    check_sorted_order(&s, 8);
     free(s.xyz);
 
     scene_init(&s, "outside-the-domain", base);
@@ -374,6 +459,7 @@ static void run_scenes(int quick) {
     s.radius = 1.5f;
     check_host_search(&s);
     check_fixed(&s, 8);
+    check_sorted_order(&s, 8);
     check_counts_only(&s);
     free(s.xyz);
 
@@ -403,6 +489,7 @@ static void run_scenes(int quick) {
     for (int a = 0; a < 3; ++a) s.domain_min[a] = -50.0f * side, s.domain_max[a] = 50.0f * side;
     check_host_search(&s);
     check_fixed(&s, 6);
+    check_sorted_order(&s, 6);
     free(s.xyz);
 
     /* Coordinates near the float limit: max - min of the GPU-computed box

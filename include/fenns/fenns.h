@@ -307,6 +307,15 @@ typedef enum fenns_output_flag_bits {
                                          writes the caller made visible to compute reads),
                                          so the counting pass is skipped: size the lists
                                          from fenns_status.total_neighbors, then fill them */
+    FENNS_OUTPUT_SORTED_ORDER = 0x20, /* everything in the build's sorted order: counts,
+                                         offsets and lists indexed by sorted position k,
+                                         list entries are sorted positions too, and
+                                         sorted_to_original (when given) receives the
+                                         permutation k -> original index. What a solver
+                                         that reorders its particles each step wants;
+                                         the lists of neighbouring queries lie side by
+                                         side. With COUNTS_READY the counts must be a
+                                         SORTED_ORDER search's of the same build. */
     FENNS_OUTPUT_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } fenns_output_flag_bits;
 typedef uint32_t fenns_output_flags;
@@ -325,6 +334,9 @@ typedef struct fenns_search_info {
                                      to a power of two: see fenns_device_limits). */
     uint32_t fixed_capacity;      /* FIXED: entries per particle */
     fenns_profile *profile;       /* 0: none; else per-pass timestamps (see fenns_profile) */
+    fenns_buffer_range sorted_to_original; /* SORTED_ORDER: u32 per particle, written by a
+                                              transfer copy (needs TRANSFER_DST usage);
+                                              null buffer: not written */
 } fenns_search_info;
 
 /* Searches every particle's neighbours (paper Algorithms 3-4 or the query-driven
@@ -333,13 +345,16 @@ typedef struct fenns_search_info {
  * list_overflow how many particles were skipped.
  *
  * Records:  compute dispatches (the main one indirect, its workgroup count read
- *           from the scratch), fills of the scratch, barriers between its passes.
+ *           from the scratch), fills of the scratch, barriers between its passes;
+ *           with SORTED_ORDER and sorted_to_original, a copy of the permutation.
  * Requires: a fenns_cmd_build on the same positions and scratch, made visible
- *           to COMPUTE_SHADER reads and writes (fenns_cmd_build_to_search_barrier
+ *           to COMPUTE_SHADER reads and writes and TRANSFER reads and writes
+ *           (fenns_cmd_build_to_search_barrier
  *           records exactly that barrier); prior accesses to counts, offsets and
  *           indices finished.
  * Produces: counts, offsets, indices and the scratch status written at
- *           COMPUTE_SHADER / SHADER_WRITE; the caller adds the barrier to its consumer.
+ *           COMPUTE_SHADER / SHADER_WRITE, sorted_to_original at TRANSFER /
+ *           TRANSFER_WRITE; the caller adds the barrier to its consumer.
  * Clobbers: the bound compute pipeline, pushed descriptor set 0, push constants.
  * Never:    submits, waits, allocates, or changes queue ownership. */
 void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_search_info *info);

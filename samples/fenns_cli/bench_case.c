@@ -156,7 +156,8 @@ static void case_free(case_state *s) {
     } while (0)
 
 /* Records one build + counts search + CSR search, with profiles. */
-static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, fenns_profile *profile) {
+static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int sorted_order, fenns_profile *profile) {
+    const fenns_output_flags order = sorted_order ? FENNS_OUTPUT_SORTED_ORDER : 0u;
     fenns_build_info b = {n, whole(&s->positions), whole(&s->scratch), &profile[BENCH_BUILD]};
     fenns_cmd_build(cmd, s->pipeline, &b);
     fenns_cmd_build_to_search_barrier(cmd, s->pipeline);
@@ -164,12 +165,12 @@ static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, fen
     si.particle_count = n;
     si.positions = b.positions;
     si.scratch = b.scratch;
-    si.outputs = FENNS_OUTPUT_COUNTS;
+    si.outputs = FENNS_OUTPUT_COUNTS | order;
     si.counts = whole(&s->counts);
     si.profile = &profile[BENCH_COUNTS];
     fenns_cmd_search(cmd, s->pipeline, &si);
     full_barrier(cmd);
-    si.outputs = FENNS_OUTPUT_CSR;
+    si.outputs = FENNS_OUTPUT_CSR | order;
     si.offsets = whole(&s->offsets);
     si.indices = whole(&s->indices);
     si.profile = &profile[BENCH_CSR];
@@ -263,7 +264,7 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
             p[k].query_pool = s.g.queries;
             p[k].first_query = (it * BENCH_CALLS + k) * QUERIES_PER_CALL;
         }
-        record_iteration(cmd, &s, n, p);
+        record_iteration(cmd, &s, n, c->sorted_order, p);
     }
     copy_status(cmd, &s, n);
     VK_TRY(submit(&s.g, cmd), "the measured submit");

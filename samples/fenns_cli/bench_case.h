@@ -25,6 +25,7 @@ typedef struct bench_case {
     float domain_min[3], domain_max[3]; /* the caller's box */
     uint32_t reps;      /* measured iterations (>= 1) */
     int host;           /* also time fenns_host_search */
+    int sorted_order;   /* GPU searches with FENNS_OUTPUT_SORTED_ORDER */
 } bench_case;
 
 typedef struct bench_result {

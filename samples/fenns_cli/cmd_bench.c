@@ -20,7 +20,7 @@ static void usage(FILE *out, int profile) {
     if (profile) {
         fprintf(out,
                 "usage: fenns profile [--scenario S] [--n N] [--radius R] [--method M] [--reps K] [--device I]\n"
-                "                     [--json F]\n"
+                "                     [--json F] [--sorted-order]\n"
                 "\n"
                 "Per-pass GPU times of one case (default: sph50, n = 2^20, r = 1, fenns), medians of K warm\n"
                 "iterations run back to back, as a table; --json F also writes them as JSON.\n");
@@ -29,6 +29,7 @@ static void usage(FILE *out, int profile) {
     fprintf(out,
             "usage: fenns bench [--scenario S|all] [--n N] [--radius R] [--method M|all] [--reps K]\n"
             "                   [--device I] [--passes] [--passes-csv F] [--plot F.svg] [--no-host]\n"
+            "                   [--sorted-order]\n"
             "\n"
             "Prints CSV, one row per (method, case):\n"
             "  method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,csr_ms,host_ms,gpu_mem_bytes,device\n"
@@ -57,6 +58,8 @@ static void usage(FILE *out, int profile) {
             "  --passes            per-pass rows on stderr; --passes-csv F: to a file\n"
             "  --plot F.svg        GPU time against n per method, scenario and radius\n"
             "  --no-host           skip host_ms (left empty)\n"
+            "  --sorted-order      GPU searches with FENNS_OUTPUT_SORTED_ORDER (counts and lists by sorted\n"
+            "                      position); the method column reads fenns:sorted, fenns-paper:sorted\n"
             "A case that does not fit the device is skipped with a warning.\n");
 }
 
@@ -133,7 +136,7 @@ typedef struct options {
     const char *scenario, *method, *passes_csv, *plot, *json;
     uint32_t n, reps;
     float radius;
-    int device, passes, host;
+    int device, passes, host, sorted_order;
 } options;
 
 static int parse_options(int argc, char **argv, int profile, options *o) {
@@ -164,6 +167,7 @@ static int parse_options(int argc, char **argv, int profile, options *o) {
         else if (profile && !strcmp(a, "--json") && v) o->json = v;
         else if (!profile && !strcmp(a, "--passes")) o->passes = 1, takes = 0;
         else if (!profile && !strcmp(a, "--no-host")) o->host = 0, takes = 0;
+        else if (!strcmp(a, "--sorted-order")) o->sorted_order = 1, takes = 0;
         else return error_line("unknown option or missing value: '%s' (try 'fenns %s --help')", a,
                                profile ? "profile" : "bench"), 0;
         i += takes;
@@ -258,6 +262,8 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                         c.radius = r;
                         c.reps = o->reps;
                         c.host = o->host;
+                        c.sorted_order = o->sorted_order;
+                        const char *label = !o->sorted_order ? methods[m] : m ? "fenns-paper:sorted" : "fenns:sorted";
                         float scene = make_points(sc->name, n, r, xyz, c.domain_max);
                         bench_result res;
                         char why[256];
@@ -273,18 +279,18 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                         if (profile) continue;
                         char host[32] = "";
                         if (res.host_ms >= 0.0) snprintf(host, sizeof host, "%.3f", res.host_ms);
-                        printf("%s,%s,%u,%g,%g,%.3f,%.4f,%.4f,%.4f,%s,%llu,%s\n", methods[m], sc->name, n, (double)r,
+                        printf("%s,%s,%u,%g,%g,%.3f,%.4f,%.4f,%.4f,%s,%llu,%s\n", label, sc->name, n, (double)r,
                                (double)scene, res.total_neighbors / (double)n, res.call_ms[BENCH_BUILD],
                                res.call_ms[BENCH_COUNTS], res.call_ms[BENCH_CSR], host,
                                (unsigned long long)res.gpu_mem_bytes, st->limits.device_name);
                         fflush(stdout);
-                        if (st->passes) print_pass_rows(st->passes, methods[m], sc->name, n, r, &res);
-                        if (o->passes && st->passes != stderr) print_pass_rows(stderr, methods[m], sc->name, n, r, &res);
+                        if (st->passes) print_pass_rows(st->passes, label, sc->name, n, r, &res);
+                        if (o->passes && st->passes != stderr) print_pass_rows(stderr, label, sc->name, n, r, &res);
                         bench_point *grown = realloc(st->points, (st->point_count + 1) * sizeof *grown);
                         if (grown) {
                             st->points = grown;
                             st->points[st->point_count++] =
-                                (bench_point){methods[m], sc->name, r, n, res.call_ms[BENCH_BUILD] + res.call_ms[BENCH_COUNTS],
+                                (bench_point){label, sc->name, r, n, res.call_ms[BENCH_BUILD] + res.call_ms[BENCH_COUNTS],
                                               res.call_ms[BENCH_BUILD] + res.call_ms[BENCH_CSR]};
                         }
                     }

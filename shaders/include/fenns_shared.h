@@ -91,6 +91,7 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 sections;        /* sections per coarse cell: 2 (border, inner) or FENNS_SECTIONS_FINE */
     FENNS_U32 fine_reach;      /* most fine cells searched on each side: 1 (paper) or 2 (fine cells of margin/2) */
     FENNS_U32 loop_limit;      /* the driver's loop iterations per invocation (llvmpipe: 65535); 0: none */
+    FENNS_U32 sorted_order;    /* search: 1 when outputs are indexed by sorted position (FENNS_OUTPUT_SORTED_ORDER) */
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first

@@ -58,6 +58,7 @@ void build_local_grid(uvec3 center, uint split, uint reach, uint local_dim) {
 struct query_state {
     vec3 p;
     uint index; // original index
+    uint id;    // output_index: where its outputs go
     uint count;
     list_target target;
     uvec4 quad; // the list's last four entries, oldest in x (not yet stored)
@@ -104,25 +105,26 @@ void flush_list(query_state s) {
     if (pending >= 1u) indices0[end - 1u] = s.quad.w;
 }
 
-void visit(inout query_state s, uvec4 c) {
+// Candidate c, at sorted position j.
+void visit(inout query_state s, uvec4 c, uint j) {
     if (COUNT_ONLY == 1u) {
         s.count += within_radius(s.p, uintBitsToFloat(c.xyz)) ? 1u : 0u;
         return;
     }
     if (c.w == s.index || !within_radius(s.p, uintBitsToFloat(c.xyz))) return;
-    emit(s, c.w);
+    emit(s, output_index(c.w, j));
 }
 
 void visit_run(inout query_state s, uint begin, uint end) {
     uint j = begin;
     for (; j + VISIT_UNROLL <= end; j += VISIT_UNROLL) {
         uvec4 c0 = load_sorted(j), c1 = load_sorted(j + 1u), c2 = load_sorted(j + 2u), c3 = load_sorted(j + 3u);
-        visit(s, c0);
-        visit(s, c1);
-        visit(s, c2);
-        visit(s, c3);
+        visit(s, c0, j);
+        visit(s, c1, j + 1u);
+        visit(s, c2, j + 2u);
+        visit(s, c3, j + 3u);
     }
-    for (; j < end; ++j) visit(s, load_sorted(j));
+    for (; j < end; ++j) visit(s, load_sorted(j), j);
 }
 
 uint local_index(uint x, uint y, uint z, uint local_dim) { return (z * local_dim + y) * local_dim + x; }
@@ -146,7 +148,8 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     s.p = uintBitsToFloat(own.xyz);
     s.index = own.w;
     s.count = 0u;
-    s.target = list_target_of(s.index);
+    s.id = output_index(s.index, q);
+    s.target = list_target_of(s.id);
     s.quad = uvec4(0u);
     vec3 u = grid_coords(s.p);
     // The query's local cell is its fine cell + reach, so its stencil's low
@@ -171,7 +174,7 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     }
     if (COUNT_ONLY == 1u) s.count -= 1u; // the query itself
     else flush_list(s);
-    finish_query(s.index, s.count, s.target);
+    finish_query(s.id, s.count, s.target);
     return s.count;
 }
 

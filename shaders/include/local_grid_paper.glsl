@@ -1,6 +1,6 @@
 // The candidate-driven loop of search_paper.comp.
 shared uint s_fine[FINE_CELLS];            // gridOffsets of Algorithm 3
-shared uvec4 s_queries[FENNS_MAX_WORKGROUP]; // `particles` of Algorithm 3
+shared uvec4 s_queries[FENNS_MAX_WORKGROUP]; // `particles` of Algorithm 3; w: output_index
 shared uint s_found[FENNS_MAX_WORKGROUP];    // neighbours found per query slot
 shared uvec2 s_base[FENNS_MAX_WORKGROUP];    // list base (u64) per query slot
 shared uint s_room[FENNS_MAX_WORKGROUP];     // list capacity per query slot
@@ -17,9 +17,11 @@ void stencil_of(vec3 l, out ivec3 lo, out ivec3 hi) {
 uint row_key(int y, int z) { return fine_key(uvec3(0u, uint(y), uint(z))); }
 
 // Algorithm 4: the queries in the 27 fine cells around a candidate.
-// The candidate lies in the grid cell at offset d from the queries' cell.
-void lookup_neighbor_cells(uvec4 candidate, ivec3 d) {
+// The candidate, at sorted position j, lies in the grid cell at offset d
+// from the queries' cell.
+void lookup_neighbor_cells(uvec4 candidate, uint j, ivec3 d) {
     vec3 p = uintBitsToFloat(candidate.xyz);
+    uint id = output_index(candidate.w, j);
     vec3 l = local_position(p, d);
     // A border particle lies within the margin of some face of its cell, not
     // necessarily of the face towards the queries: skip the others (and
@@ -33,9 +35,9 @@ void lookup_neighbor_cells(uvec4 candidate, ivec3 d) {
         uint e = s_fine[row + uint(hi.x) + 1u];
         for (uint slot = s_fine[row + uint(lo.x)]; slot < e; ++slot) {
             uvec4 query = s_queries[slot];
-            if (query.w == candidate.w || !within_radius(uintBitsToFloat(query.xyz), p)) continue;
+            if (query.w == id || !within_radius(uintBitsToFloat(query.xyz), p)) continue;
             uint k = atomicAdd(s_found[slot], 1u);
-            if (k < s_room[slot]) store_index(add64(s_base[slot], k), candidate.w);
+            if (k < s_room[slot]) store_index(add64(s_base[slot], k), id);
         }
     }
 }
@@ -79,8 +81,9 @@ void search_cell(work_item w, uint q) {
     if (t == 0u) s_fine[fine_count] = queries;
     if (has_query) {
         uint slot = s_fine[fine] + rank;
-        list_target target = list_target_of(query.w);
-        s_queries[slot] = query;
+        uint id = output_index(query.w, q);
+        list_target target = list_target_of(id);
+        s_queries[slot] = uvec4(query.xyz, id);
         s_found[slot] = 0u;
         s_base[slot] = target.base;
         s_room[slot] = target.capacity;
@@ -117,7 +120,7 @@ void search_cell(work_item w, uint q) {
 
     // Lines 21-24: every particle of the own cell.
     for (uint j = cell_begin(w.cell) + t; j < w.query_end; j += gl_WorkGroupSize.x)
-        lookup_neighbor_cells(load_sorted(j), ivec3(0));
+        lookup_neighbor_cells(load_sorted(j), j, ivec3(0));
     // Lines 26-35: the border particles of each neighbouring cell, one
     // subgroup per cell (looping when there are fewer than 26 subgroups).
     for (uint k = gl_SubgroupID; k < 27u; k += gl_NumSubgroups) {
@@ -125,7 +128,7 @@ void search_cell(work_item w, uint q) {
         if (k == 13u || !neighbour_cell(center, k, key)) continue;
         uint end = KEY_START(key * pc.sections + 1u); // the border section
         for (uint j = cell_begin(key) + gl_SubgroupInvocationID; j < end; j += gl_SubgroupSize)
-            lookup_neighbor_cells(load_sorted(j), neighbour_offset(k));
+            lookup_neighbor_cells(load_sorted(j), j, neighbour_offset(k));
     }
     barrier();
 

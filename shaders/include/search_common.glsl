@@ -25,9 +25,13 @@ bool find_work(out work_item w) {
     return true;
 }
 
+// Where a particle's outputs go, and how lists name it: its original index,
+// or with FENNS_OUTPUT_SORTED_ORDER its sorted position.
+uint output_index(uint original, uint sorted_position) { return pc.sorted_order != 0u ? sorted_position : original; }
+
 // Invalid particles have no neighbours: report 0 and write no list.
 void finish_invalid(uint q) {
-    if (q < pc.n && pc.mode != FENNS_MODE_CSR) counts[perm[q]] = 0u;
+    if (q < pc.n && pc.mode != FENNS_MODE_CSR) counts[output_index(perm[q], q)] = 0u;
 }
 
 // Offset of neighbour number k (0..26, 13 is the cell itself).

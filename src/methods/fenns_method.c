@@ -91,7 +91,7 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     const char *bad = NULL;
     const VkDeviceSize bytes_n = 4u * (VkDeviceSize)(n ? n : 1u);
     const fenns_output_flags known = FENNS_OUTPUT_COUNTS | FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED | FENNS_OUTPUT_SORTED_LISTS |
-                                      FENNS_OUTPUT_COUNTS_READY;
+                                      FENNS_OUTPUT_COUNTS_READY | FENNS_OUTPUT_SORTED_ORDER;
     if (!out || (out & ~known)) bad = "outputs is 0 or has unknown bits";
     else if ((out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_FIXED)) bad = "CSR and FIXED outputs are exclusive";
     else if ((out & FENNS_OUTPUT_COUNTS_READY) && !(out & FENNS_OUTPUT_CSR)) bad = "COUNTS_READY needs CSR";
@@ -105,13 +105,17 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
         bad = "indices range is smaller than 4*n*fixed_capacity bytes";
     else if ((out & (FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED)) && info->indices.range / 4u > p->ctx->limits.max_list_entries)
         bad = "indices range exceeds fenns_device_limits.max_list_entries";
+    else if ((out & FENNS_OUTPUT_SORTED_ORDER) && info->sorted_to_original.buffer != VK_NULL_HANDLE &&
+             (!range_ok(&info->sorted_to_original, bytes_n) || info->sorted_to_original.offset % 4u))
+        bad = "sorted_to_original range is smaller than 4*n bytes or its offset not a multiple of 4";
     if (bad) {
         fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search: %s; nothing recorded", bad);
         return;
     }
     fenns_frame f;
     fenns__frame_init(&f, p, n, &info->positions, &info->scratch);
-    fenns_outputs o = {info->counts, info->offsets, info->indices, info->fixed_capacity};
+    fenns_outputs o = {info->counts, info->offsets, info->indices, info->fixed_capacity,
+                       (out & FENNS_OUTPUT_SORTED_ORDER) ? 1u : 0u};
 
     fenns_profile *prof = info->profile;
     const uint64_t entries = (out & FENNS_OUTPUT_CSR) ? info->indices.range / 4u : 0u;
@@ -119,6 +123,8 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     fenns__profile_begin(cmd, p, prof);
     fenns__pass_reset_status(cmd, p, &f, counts_ready);
     fenns__barrier(cmd, p);
+    if ((out & FENNS_OUTPUT_SORTED_ORDER) && info->sorted_to_original.buffer != VK_NULL_HANDLE && n)
+        fenns__copy_permutation(cmd, p, &f, &info->sorted_to_original);
     if (out & FENNS_OUTPUT_FIXED) {
         fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_FIXED);
         fenns__profile_mark(cmd, p, prof, "search (fixed lists)", (16u + 4u) * (uint64_t)n);

@@ -36,10 +36,12 @@ void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
 typedef struct fenns_outputs {
     fenns_buffer_range counts, offsets, indices;
     uint32_t fixed_capacity;
+    uint32_t sorted_order; /* FENNS_OUTPUT_SORTED_ORDER */
 } fenns_outputs;
 void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready);
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
                         uint32_t mode);
+void fenns__copy_permutation(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_buffer_range *to);
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
 void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
 

@@ -78,11 +78,13 @@ void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, con
 void fenns__barrier(VkCommandBuffer cmd, fenns_pipeline p) {
     /* Transfer is on both sides: builds and searches clear their own
      * scratch with vkCmdFillBuffer after earlier passes wrote it. */
-    /* ... and the search reads its workgroup counts from the scratch. */
+    /* ... the search reads its workgroup counts from the scratch, and a
+     * SORTED_ORDER search copies the permutation out of it. */
     VkMemoryBarrier barrier = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                                .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                                .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                                VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_INDIRECT_COMMAND_READ_BIT};
+                                                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
+                                                VK_ACCESS_INDIRECT_COMMAND_READ_BIT};
     VkPipelineStageFlags src = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
     VkPipelineStageFlags dst = src | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
     p->ctx->vk.vkCmdPipelineBarrier(cmd, src, dst, 0, 1, &barrier, 0, NULL, 0, NULL);

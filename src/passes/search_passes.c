@@ -42,6 +42,7 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     bind_outputs(&b, p, o, mode);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = mode;
+    pc.sorted_order = o->sorted_order;
     VkDeviceSize entries = o->indices.range / 4u;
     pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity : mode == FENNS_MODE_CSR ? (uint32_t)entries : 0u;
     pc.capacity_hi = mode == FENNS_MODE_CSR ? (uint32_t)(entries >> 32) : 0u;
@@ -53,6 +54,12 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     fenns__dispatch_indirect(cmd, p, pass,
                              &b, &pc, f->scratch.buffer,
                              f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
+}
+
+/* FENNS_OUTPUT_SORTED_ORDER: the build's permutation, for the caller. */
+void fenns__copy_permutation(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_buffer_range *to) {
+    VkBufferCopy region = {f->scratch.offset + f->layout.perm.offset, to->offset, 4u * (VkDeviceSize)f->n};
+    p->ctx->vk.vkCmdCopyBuffer(cmd, f->scratch.buffer, to->buffer, 1, &region);
 }
 
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
