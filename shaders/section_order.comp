@@ -30,7 +30,32 @@ void main() {
         atomicAdd(prm.long_sections, 1u);
         return;
     }
-    uint v[SMALL_SECTION]; // insertion sort in registers
+    if (len <= 4u) {
+        // Nearly every section: a sorting network on a register quad, padded
+        // with ~0 (constant indices keep it out of local memory).
+        uvec4 a = uvec4(0xFFFFFFFFu);
+        if (len > 0u) a.x = perm[begin];
+        if (len > 1u) a.y = perm[begin + 1u];
+        if (len > 2u) a.z = perm[begin + 2u];
+        if (len > 3u) a.w = perm[begin + 3u];
+        if (len > 1u) {
+            uvec4 lo = min(a.xzxy, a.ywzw), hi = max(a.xzxy, a.ywzw); // (x,y), (z,w)
+            a = uvec4(lo.x, hi.x, lo.y, hi.y);
+            lo = min(a.xyxy, a.zwzw); hi = max(a.xyxy, a.zwzw);        // (x,z), (y,w)
+            a = uvec4(lo.x, lo.y, hi.x, hi.y);
+            a.yz = uvec2(min(a.y, a.z), max(a.y, a.z));                 // (y,z)
+            perm[begin] = a.x;
+            perm[begin + 1u] = a.y;
+            if (len > 2u) perm[begin + 2u] = a.z;
+            if (len > 3u) perm[begin + 3u] = a.w;
+        }
+        if (len > 0u) store_sorted(begin, uvec4(floatBitsToUint(load_position(a.x)), a.x));
+        if (len > 1u) store_sorted(begin + 1u, uvec4(floatBitsToUint(load_position(a.y)), a.y));
+        if (len > 2u) store_sorted(begin + 2u, uvec4(floatBitsToUint(load_position(a.z)), a.z));
+        if (len > 3u) store_sorted(begin + 3u, uvec4(floatBitsToUint(load_position(a.w)), a.w));
+        return;
+    }
+    uint v[SMALL_SECTION]; // insertion sort
     for (uint i = 0u; i < len; ++i) {
         uint x = perm[begin + i], j = i;
         for (; j > 0u && v[j - 1u] > x; --j) v[j] = v[j - 1u];

@@ -238,6 +238,16 @@ static void check_permutation(const scene *s, const list_result *a) {
         }
     }
     free(seen);
+    /* fenns sorts every fine cell by original index: coincident particles
+     * (one fine cell) that end up side by side are in ascending order. */
+    uint32_t unordered = 0;
+    for (uint32_t k = 0; g_method == FENNS_METHOD_FENNS && k + 1 < s->n; ++k) {
+        uint32_t i = a->perm[k], j = a->perm[k + 1];
+        if (i < s->n && j < s->n && memcmp(s->xyz + 3u * i, s->xyz + 3u * j, 12) == 0 && isfinite(s->xyz[3u * i]) &&
+            isfinite(s->xyz[3u * i + 1]) && isfinite(s->xyz[3u * i + 2]))
+            unordered += i > j;
+    }
+    CHECK(unordered == 0, "%s: %u coincident neighbours in the permutation out of original order", s->name, unordered);
     if (a->to_original)
         CHECK(memcmp(a->perm, a->to_original, 4u * s->n) == 0, "%s: sorted_to_original is not the permutation", s->name);
 }

@@ -211,8 +211,9 @@ void fenns_pipeline_get_scratch_requirements(fenns_pipeline pipeline, uint32_t p
 /* Where in the scratch the build leaves the permutation (u32 per particle,
  * sorted position -> original index; valid particles first, ordered by coarse
  * cell and section within the cell -- fenns-paper: border then inner;
- * fenns: 27 zones, each by original index -- then the invalid ones) and the
- * status (a fenns_status). Offsets are relative to the scratch range's offset. */
+ * fenns: its F^3 fine cells, x fastest, each by original index -- then the
+ * invalid ones) and the status (a fenns_status). Offsets are relative to the
+ * scratch range's offset. */
 typedef struct fenns_scratch_layout {
     VkDeviceSize permutation_offset;
     VkDeviceSize status_offset;
