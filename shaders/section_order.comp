@@ -20,7 +20,7 @@
 #define SORTED_WRITE
 #include "bindings.glsl"
 
-#define SMALL_SECTION 16u
+#define SMALL_SECTION 32u
 
 void main() {
     uint key = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;

@@ -87,7 +87,7 @@ void sort_section(uint begin, uint len) {
 shared uint s_bounds[FENNS_SECTIONS_FINE + 1];
 shared uint s_long_sections;
 
-#define SMALL_SECTION 16u // as in section_order.comp
+#define SMALL_SECTION 32u // as in section_order.comp
 
 void gather(uint begin, uint len) {
     memoryBarrierBuffer(); // the sort's perm writes, before other invocations read them
