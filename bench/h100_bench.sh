@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# fenns bench on the H100 (issue 7): every DESIGN scenario, both methods, per-pass
+# rows and plots. Run from the repo root on the device machine with $OUT set, in two
+# parts that each fit one 10-minute call:
+#   bash bench/h100_bench.sh a   # sph50 (2^20..2^26), dam, cluster, sph50 in sorted order
+#   bash bench/h100_bench.sh b   # s1, s2, s3
+# Results land flat in $OUT: bench_<part>.csv (DESIGN.md section 5 columns),
+# passes_<part>.csv (per-pass medians), plot_*.svg, info.txt.
+set -u
+for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
+export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
+B=${B:-build-gpu/bin}
+part=${1:-a}
+csv=$OUT/bench_$part.csv passes=$OUT/passes_$part.csv
+: > "$csv.raw"; : > "$passes.raw"
+bench() { # one fenns bench invocation; rows appended, headers kept once below
+    "$B/fenns" bench "$@" --passes-csv /tmp/p.csv >> "$csv.raw" 2>> "$OUT/log_$part.txt"
+    cat /tmp/p.csv >> "$passes.raw"
+}
+if [ "$part" = a ]; then
+    "$B/fenns" info > "$OUT/info.txt" 2>&1
+    bench --scenario sph50 --n 1048576 --plot "$OUT/plot_sph50_1M.svg"
+    bench --scenario sph50 --n 4194304
+    bench --scenario sph50 --n 16777216 --no-host
+    bench --scenario sph50 --n 67108864 --no-host --reps 5
+    bench --scenario sph50 --n 4194304 --method fenns --sorted-order --no-host
+    bench --scenario sph50 --n 16777216 --method fenns --sorted-order --no-host
+    bench --scenario dam
+    bench --scenario cluster
+else
+    bench --scenario s1 --plot "$OUT/plot_s1.svg"
+    bench --scenario s2 --no-host
+    bench --scenario s3 --plot "$OUT/plot_s3.svg"
+fi
+awk 'FNR == 1 || !/^method,/' "$csv.raw" > "$csv"; awk 'NR == 1 || !/^method,/' "$passes.raw" > "$passes"
+rm -f "$csv.raw" "$passes.raw"
+cat "$csv"
