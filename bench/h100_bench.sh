@@ -5,7 +5,7 @@
 #   bash bench/h100_bench.sh a   # sph50 (2^20..2^26), dam, cluster, sph50 in sorted order
 #   bash bench/h100_bench.sh b   # s1, s2, s3
 # Results land flat in $OUT: bench_<part>.csv (DESIGN.md section 5 columns),
-# passes_<part>.csv (per-pass medians), plot_*.svg, info.txt.
+# passes_<part>.csv (per-pass medians), plot_s1.svg, plot_s3.svg, info.txt.
 set -u
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig
 export VK_DRIVER_FILES=/usr/local/nvidia/share/vulkan/icd.d/nvidia_icd.json
@@ -19,7 +19,7 @@ bench() { # one fenns bench invocation; rows appended, headers kept once below
 }
 if [ "$part" = a ]; then
     "$B/fenns" info > "$OUT/info.txt" 2>&1
-    bench --scenario sph50 --n 1048576 --plot "$OUT/plot_sph50_1M.svg"
+    bench --scenario sph50 --n 1048576
     bench --scenario sph50 --n 4194304
     bench --scenario sph50 --n 16777216 --no-host
     bench --scenario sph50 --n 67108864 --no-host --reps 5
