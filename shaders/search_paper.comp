@@ -8,7 +8,6 @@
 // shared atomics and list order varies between runs.
 #include "header.glsl"
 layout(constant_id = 1) const uint FINE_CELLS = 1025; // fine_max^3 + 1
-layout(constant_id = 2) const uint CANDIDATES = 1024; // unused here; keeps one specialization layout
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #define USE_CELLS

@@ -68,7 +68,7 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass) {
     VkResult r = ctx->vk.vkCreateShaderModule(ctx->device, &module_info, ctx->allocator, &module);
     if (r != VK_SUCCESS) return r;
 
-    /* constant_id 0: workgroup size; 1 and 2: the pass's shared array sizes;
+    /* constant_id 0: workgroup size; 1: the pass's shared array size; 2: unused;
      * 3: the index chunks the list writes may touch; 4: 1 for the counting-only
      * search; 5: the chunks the sorted particles may span. */
     int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
@@ -86,7 +86,6 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass) {
         values[0] = ctx->limits.max_workgroup_invocations < 1024u ? ctx->limits.max_workgroup_invocations : 1024u;
     if (fenns__is_search_pass(pass)) {
         values[1] = p->plan.fine_cells; /* fenns: local cells; fenns-paper: fine cells + 1 */
-        values[2] = p->plan.candidates;
     }
     VkSpecializationMapEntry entries[6] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}, {4, 16, 4}, {5, 20, 4}};
     VkSpecializationInfo spec = {6, entries, sizeof values, values};
@@ -166,7 +165,6 @@ void fenns_pipeline_get_plan(fenns_pipeline p, fenns_plan_summary *out) {
     memcpy(out->coarse_dims, p->plan.coarse_dims, sizeof out->coarse_dims);
     out->fine_dims_max = p->plan.fine_max;
     out->workgroup_size = p->plan.workgroup_size;
-    out->candidate_batch = p->plan.candidates;
     out->shared_memory_bytes = p->plan.shared_bytes_search;
     out->shared_histogram = p->plan.shared_histogram;
 }

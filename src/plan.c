@@ -70,12 +70,11 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
          * so many workgroups share a multiprocessor; the candidates are read
          * through the cache. */
         out->workgroup_size = wg;
-        out->candidates = 0;
         out->fine_max = FENNS_LOCAL_DIM_MAX;
         out->fine_cells = LOCAL_CELLS_MAX;
         out->shared_bytes_search = search_fenns_shared();
     } else {
-        /* fenns-paper: the largest workgroup (<= 256) whose candidate batch
+        /* fenns-paper: the largest workgroup (<= 256) whose query chunk
          * still leaves a local grid of at least 8 cells per axis; the fine
          * grid takes the rest of the budget, as the paper does. */
         for (;;) {
@@ -86,7 +85,6 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
             if (f >= 8 || wg == 64) {
                 if (f < 3) return FENNS_ERROR_UNSUPPORTED_DEVICE;
                 out->workgroup_size = wg;
-                out->candidates = wg * FENNS_SEARCH_ITEMS;
                 out->fine_max = f;
                 out->fine_cells = f * f * f + 1;
                 break;

@@ -38,7 +38,6 @@ typedef struct fenns_plan {
     uint32_t table_dims[3];       /* the cell table it folds onto (= coarse_dims when it fits) */
     uint32_t fine_max;            /* per-axis cap of the local grid */
     uint32_t fine_cells;          /* fenns-paper: fine_max^3 + 1; fenns: local cells (FENNS_LOCAL_DIM_MAX^3) */
-    uint32_t candidates;          /* fenns-paper: workgroup_size * FENNS_SEARCH_ITEMS; fenns: 0 (read through the cache) */
     uint32_t sort_capacity;       /* section_sort shared elements (power of two) */
     uint32_t work_base;           /* u32 index of the work table in the cell tables */
     uint32_t cell_occupancy;      /* particles an average coarse cell aims at; 0: the paper's rule */

@@ -140,9 +140,10 @@ void fenns_context_get_limits(fenns_context context, fenns_device_limits *out_li
 
 typedef enum fenns_method {
     /* Default. Query-driven search over the fine local grid; coarse cells
-     * sized by density and split into 27 zones, so a neighbouring cell hands
-     * over only the slab facing the searching cell. The sorted order inside
-     * each zone is by original index, so every output (permutation, list
+     * sized by density and split into F^3 fine cells (F <= 5, per build), the
+     * build sorting every coarse cell by fine cell and every fine cell by
+     * original index; a neighbouring cell hands over only its fine-cell
+     * layers facing the searching cell. Every output (permutation, list
      * order) is bit-identical run to run. */
     FENNS_METHOD_FENNS = 0,
     /* The published loop (paper Algorithms 1-4): candidate-driven, lists are
@@ -184,7 +185,6 @@ typedef struct fenns_plan_summary {
     uint32_t coarse_dims[3];        /* for the caller's box; 0 when computed on the GPU */
     uint32_t fine_dims_max;         /* per axis, of the local grid */
     uint32_t workgroup_size;
-    uint32_t candidate_batch;       /* candidates held in shared memory at once */
     uint32_t shared_memory_bytes;   /* of the search workgroup */
     uint32_t shared_histogram;      /* 1: coarse counting in shared memory (paper) */
 } fenns_plan_summary;

@@ -114,7 +114,6 @@ static void print_plan(const fenns_pipeline_create_info *pci, const fenns_plan_s
         printf("  coarse grid                 set per build from the GPU-computed domain\n");
     printf("  fine local grid (max/axis)  %u\n", p->fine_dims_max);
     printf("  workgroup size              %u\n", p->workgroup_size);
-    printf("  candidate batch             %u\n", p->candidate_batch);
     printf("  search shared memory        %u bytes\n", p->shared_memory_bytes);
     printf("  shared-memory histogram     %s\n", yes_no(p->shared_histogram));
     printf("  scratch                     %llu bytes (%.1f MiB), alignment %llu, usage 0x%x\n",
