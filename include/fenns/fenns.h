@@ -315,7 +315,8 @@ typedef enum fenns_output_flag_bits {
                                          permutation k -> original index. What a solver
                                          that reorders its particles each step wants;
                                          the lists of neighbouring queries lie side by
-                                         side. With COUNTS_READY the counts must be a
+                                         side (far faster to write when they span
+                                         gigabytes). With COUNTS_READY the counts must be a
                                          SORTED_ORDER search's of the same build. */
     FENNS_OUTPUT_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } fenns_output_flag_bits;
