@@ -12,5 +12,7 @@ void main() {
     uint k = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
     if (k >= section_keys()) return;
     LEFT_CURSOR(k) = KEY_START(k);
-    RIGHT_CURSOR(k) = KEY_START(k + 1u);
+    // Only the paper's sections fill from the right; fenns' tables have no
+    // right cursors (the work table follows the left ones).
+    if (pc.sections == FENNS_SECTIONS_PAPER) RIGHT_CURSOR(k) = KEY_START(k + 1u);
 }

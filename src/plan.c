@@ -112,7 +112,11 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->cell_capacity = (uint32_t)cells; /* >= 151 with 16 KiB, so a folded table keeps >= 5 per axis */
     out->section_keys = out->cell_capacity * out->sections + 1u;
     out->shared_histogram = out->section_keys <= shared_keys;
-    out->work_base = (3u * out->section_keys + 1u + 63u) / 64u * 64u;
+    /* Cell tables: section starts (keys + 1), left cursors, right cursors
+     * (fenns-paper's inner sections fill from the right; fenns has none),
+     * then the work table. */
+    uint32_t cursor_arrays = out->method == FENNS_METHOD_FENNS ? 1u : 2u;
+    out->work_base = ((1u + cursor_arrays) * out->section_keys + 1u + 63u) / 64u * 64u;
     /* fenns sizes cells by density (one workgroup of particles each, see
      * grid_setup.comp); fenns-paper keeps the paper's largest grid. */
     out->cell_occupancy = out->method == FENNS_METHOD_FENNS ? out->workgroup_size : 0u;

@@ -78,7 +78,9 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     CHECK((16ull << p.chunk_shift16) <= l->max_storage_buffer_range && (4ull << p.chunk_shift4) <= l->max_storage_buffer_range,
           "%s: chunks exceed maxStorageBufferRange", name);
     CHECK((32ull << p.chunk_shift16) > l->max_storage_buffer_range, "%s: chunks not the largest power of two", name);
-    CHECK(p.work_base >= 3u * p.section_keys + 1u && p.work_base % 64u == 0, "%s: work table placement", name);
+    uint32_t cursor_arrays = p.method == FENNS_METHOD_FENNS ? 1u : 2u;
+    CHECK(p.work_base >= (1u + cursor_arrays) * p.section_keys + 1u && p.work_base % 64u == 0, "%s: work table placement",
+          name);
     printf("  %-8s %-11s wg %u fine %u cells %u sort %u shared %u\n", name, fenns_method_name(method),
            p.workgroup_size, p.fine_max, p.cell_capacity, p.sort_capacity, p.shared_bytes_max);
 }
