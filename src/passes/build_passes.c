@@ -93,13 +93,19 @@ void fenns__pass_cell_cursors(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__dispatch(cmd, p, FENNS_PASS_cell_cursors, &b, &pc, groups_for(p, p->plan.section_keys));
 }
 
+/* What the passes that place particles read and write: positions, sorted
+ * particles, status, cell tables, permutation. */
+static void bind_placement(fenns_bindings *b, fenns_pipeline p, const fenns_frame *f) {
+    fenns__bind_positions(b, p, f);
+    fenns__bind_sorted(b, p, f);
+    fenns__bind_region(b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns__bind_region(b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind_region(b, f, FENNS_BINDING_PERM, f->layout.perm);
+}
+
 void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int write_sorted) {
     fenns_bindings b = {0};
-    fenns__bind_positions(&b, p, f);
-    fenns__bind_sorted(&b, p, f);
-    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
-    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
-    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = write_sorted ? 1u : 0u;
     fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, f->n ? p->plan.count_groups : 0);
@@ -107,11 +113,7 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
 
 void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {0};
-    fenns__bind_positions(&b, p, f);
-    fenns__bind_sorted(&b, p, f);
-    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
-    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
-    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
     /* One invocation per section. */
     fenns__dispatch(cmd, p, FENNS_PASS_section_order, &b, &pc, f->n ? groups_for(p, p->plan.section_keys) : 0);
@@ -119,11 +121,7 @@ void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenn
 
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {0};
-    fenns__bind_positions(&b, p, f);
-    fenns__bind_sorted(&b, p, f);
-    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
-    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
-    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    bind_placement(&b, p, f);
     fenns__bind_region(&b, f, FENNS_BINDING_SORT_TMP, f->layout.sort_tmp);
     fenns_push pc = fenns__push_base(p, f->n);
     /* One workgroup per cell (and one for the invalid particles). */
