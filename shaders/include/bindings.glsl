@@ -105,36 +105,9 @@ INDEX_CHUNK_(0) INDEX_CHUNK_(1) INDEX_CHUNK_(2) INDEX_CHUNK_(3) INDEX_CHUNK_(4) 
 INDEX_CHUNK_(6) INDEX_CHUNK_(7) INDEX_CHUNK_(8) INDEX_CHUNK_(9) INDEX_CHUNK_(10) INDEX_CHUNK_(11)
 #undef INDEX_CHUNK_
 #ifdef USE_INDEX_QUADS
-// The chunks again, as quads of entries (descriptors may alias), so lists are
-// stored 16 bytes at a time where they can be. A chunk holds a power of two
-// of quads: no quad spans two chunks.
-#define INDEX_QUAD_CHUNK_(c) layout(std430, binding = FENNS_BINDING_INDICES + c) INDICES_ACCESS buffer IndexQuads##c { uvec4 index_quads##c[]; };
-INDEX_QUAD_CHUNK_(0) INDEX_QUAD_CHUNK_(1) INDEX_QUAD_CHUNK_(2) INDEX_QUAD_CHUNK_(3) INDEX_QUAD_CHUNK_(4)
-INDEX_QUAD_CHUNK_(5) INDEX_QUAD_CHUNK_(6) INDEX_QUAD_CHUNK_(7) INDEX_QUAD_CHUNK_(8) INDEX_QUAD_CHUNK_(9)
-INDEX_QUAD_CHUNK_(10) INDEX_QUAD_CHUNK_(11)
-#undef INDEX_QUAD_CHUNK_
-// Quad q (a u64: entries 4q to 4q + 3).
-void store_quad(uvec2 q, uvec4 v) {
-    if (INDEX_CHUNKS == 1u) {
-        index_quads0[q.x] = v;
-        return;
-    }
-    uint s = pc.chunk_shift4 - 2u, k = q.x & ((1u << s) - 1u);
-    switch ((q.x >> s) | (q.y << (32u - s))) {
-    case 0u: index_quads0[k] = v; break;
-    case 1u: index_quads1[k] = v; break;
-    case 2u: index_quads2[k] = v; break;
-    case 3u: index_quads3[k] = v; break;
-    case 4u: index_quads4[k] = v; break;
-    case 5u: index_quads5[k] = v; break;
-    case 6u: index_quads6[k] = v; break;
-    case 7u: index_quads7[k] = v; break;
-    case 8u: index_quads8[k] = v; break;
-    case 9u: index_quads9[k] = v; break;
-    case 10u: index_quads10[k] = v; break;
-    default: index_quads11[k] = v; break;
-    }
-}
+// The first chunk again, as quads of entries (descriptors may alias): lists
+// within one binding are stored 16 bytes at a time where they can be.
+layout(std430, binding = FENNS_BINDING_INDICES) INDICES_ACCESS buffer IndexQuads { uvec4 index_quads[]; };
 #endif
 // Chunk and element of entry i (chunk_shift4 < 32, so the chunk is the
 // entry's bits from chunk_shift4 up, taken from both halves).
