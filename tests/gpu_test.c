@@ -5,6 +5,7 @@
 #include "gpu_test.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
 #include <dlfcn.h>
@@ -454,4 +455,35 @@ fenns_result fenns_test_host_sequence(const fenns_test_gpu *g, fenns_context ctx
 done:
     fenns_host_searcher_destroy(s);
     return first != FENNS_SUCCESS ? first : r;
+}
+
+int fenns_test_parse_sites(int argc, char **argv, fenns_test_sites *sites) {
+    sites->part = -1;
+    sites->first = 0;
+    sites->stride = 1;
+    sites->fault = NULL;
+    for (int a = 1; a < argc; ++a) {
+        int ok = a + 1 < argc;
+        if (ok && !strcmp(argv[a], "--part")) {
+            char *end;
+            long p = strtol(argv[++a], &end, 10);
+            ok = *end == '\0' && (p == 0 || p == 1);
+            sites->part = (int)p;
+        } else if (ok && !strcmp(argv[a], "--shard")) {
+            char *slash, *end;
+            sites->first = strtol(argv[++a], &slash, 10);
+            ok = *slash == '/' && slash != argv[a];
+            if (ok) sites->stride = strtol(slash + 1, &end, 10);
+            ok = ok && *end == '\0' && sites->stride >= 1 && sites->first >= 0 && sites->first < sites->stride;
+        } else if (ok && !strcmp(argv[a], "--fault")) {
+            sites->fault = argv[++a];
+        } else {
+            ok = 0;
+        }
+        if (!ok) {
+            fprintf(stderr, "usage: %s [--part 0|1] [--shard i/k] [--fault NAME]\n", argv[0]);
+            return 0;
+        }
+    }
+    return 1;
 }

@@ -132,6 +132,18 @@ fenns_result fenns_test_host_sequence(const fenns_test_gpu *g, fenns_context ctx
                                       const float *xyz, uint32_t n, float radius, uint64_t *sum,
                                       void (*recover)(void *), void *user);
 
+/* Which injection sites a failure-injection test visits, so that ctest can
+ * run its share of them in parallel: the host parts (`--part 0|1`, default
+ * both) and every stride-th site from `first` (`--shard i/k`: sites i, i+k,
+ * i+2k...; default 0/1). Returns 0 and prints usage on a bad argument. */
+typedef struct fenns_test_sites {
+    int part;    /* -1: both */
+    long first;  /* first site */
+    long stride; /* sites between two visited ones */
+    const char *fault; /* `--fault NAME`, or NULL: every kind */
+} fenns_test_sites;
+int fenns_test_parse_sites(int argc, char **argv, fenns_test_sites *sites);
+
 /* "VK_ERROR_DEVICE_LOST" etc., for messages. */
 const char *fenns_test_vk_result_name(VkResult result);
 
