@@ -42,6 +42,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(section_order), FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_add),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
+        {NULL, 0}, /* search_kernel: the caller's */
     };
     if (fenns__is_search_pass(pass) && method == FENNS_METHOD_FENNS_PAPER)
         return (shader_code)FENNS_SPV_(search_paper);
@@ -59,9 +60,13 @@ static fenns_plan_limits plan_limits(fenns_context ctx) {
     return l;
 }
 
-static VkResult create_pass(fenns_pipeline p, fenns_pass pass) {
+static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kernel_info *kernel) {
     fenns_context ctx = p->ctx;
     shader_code code = code_of(pass, p->plan.method);
+    if (pass == FENNS_PASS_search_kernel) {
+        if (!kernel) return VK_SUCCESS;
+        code = (shader_code){kernel->spirv, kernel->spirv_size};
+    }
     VkShaderModuleCreateInfo module_info = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
                                             .codeSize = code.size, .pCode = code.code};
     VkShaderModule module;
@@ -70,10 +75,12 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass) {
 
     /* constant_id 0: workgroup size; 1: the pass's shared array size; 2: unused;
      * 3: the index chunks the list writes may touch; 4: 1 for the counting-only
-     * search; 5: the chunks the sorted particles may span. */
+     * search; 5: the chunks the sorted particles may span; 6: the kernel
+     * search's method (0 fenns, 1 fenns-paper). */
     int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
     uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide;
-    uint32_t values[6] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting, wide ? FENNS_CHUNKS : 1u};
+    uint32_t values[7] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting, wide ? FENNS_CHUNKS : 1u,
+                          p->plan.method == FENNS_METHOD_FENNS_PAPER ? 1u : 0u};
     if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.section_keys : 1;
     if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
         values[1] = p->plan.sort_capacity;
@@ -87,14 +94,20 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass) {
     if (fenns__is_search_pass(pass)) {
         values[1] = p->plan.fine_cells; /* fenns: local cells; fenns-paper: fine cells + 1 */
     }
-    VkSpecializationMapEntry entries[6] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}, {4, 16, 4}, {5, 20, 4}};
-    VkSpecializationInfo spec = {6, entries, sizeof values, values};
+    if (pass == FENNS_PASS_search_kernel) {
+        /* One pipeline for every size: sorted particles in chunks only when
+         * the capacity needs them. fenns-paper's walk uses no local grid. */
+        values[1] = p->plan.method == FENNS_METHOD_FENNS ? p->plan.fine_cells : 1u;
+        values[5] = (uint64_t)p->plan.max_particles > (UINT64_C(1) << p->plan.chunk_shift16) ? FENNS_CHUNKS : 1u;
+    }
+    VkSpecializationMapEntry entries[7] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}, {4, 16, 4}, {5, 20, 4}, {6, 24, 4}};
+    VkSpecializationInfo spec = {7, entries, sizeof values, values};
     VkComputePipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main",
                   .pSpecializationInfo = &spec},
-        .layout = p->layout};
+        .layout = fenns__pass_layout(p, pass)};
     r = ctx->vk.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &info, ctx->allocator,
                                           &p->pipelines[pass]);
     ctx->vk.vkDestroyShaderModule(ctx->device, module, ctx->allocator);
@@ -105,6 +118,11 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
                                    fenns_pipeline *out_pipeline) {
     if (out_pipeline) *out_pipeline = NULL;
     if (!context || !info || !out_pipeline) return FENNS_ERROR_INVALID_ARGUMENT;
+    const fenns_kernel_info *kernel = info->kernel;
+    if (kernel && (!kernel->spirv || kernel->spirv_size < 20u || kernel->spirv_size % 4u || kernel->spirv[0] != 0x07230203u)) {
+        fenns__log(context, FENNS_LOG_ERROR, "fenns_pipeline_create: the kernel's SPIR-V is null, short or not SPIR-V");
+        return FENNS_ERROR_INVALID_ARGUMENT;
+    }
     fenns_plan plan;
     fenns_plan_limits limits = plan_limits(context);
     fenns_result result = fenns_plan_make(&limits, info, &plan);
@@ -137,8 +155,15 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
                                                   .setLayoutCount = 1, .pSetLayouts = &p->set_layout,
                                                   .pushConstantRangeCount = 1, .pPushConstantRanges = &range};
         r = context->vk.vkCreatePipelineLayout(context->device, &layout_info, context->allocator, &p->layout);
+        if (r == VK_SUCCESS && kernel && kernel->user_set_layout) {
+            VkDescriptorSetLayout sets[2] = {p->set_layout, kernel->user_set_layout};
+            layout_info.setLayoutCount = 2;
+            layout_info.pSetLayouts = sets;
+            r = context->vk.vkCreatePipelineLayout(context->device, &layout_info, context->allocator, &p->kernel_layout);
+        }
     }
-    for (int pass = 0; pass < FENNS_PASS_COUNT && r == VK_SUCCESS; ++pass) r = create_pass(p, (fenns_pass)pass);
+    for (int pass = 0; pass < FENNS_PASS_COUNT && r == VK_SUCCESS; ++pass)
+        r = create_pass(p, (fenns_pass)pass, kernel);
     if (r != VK_SUCCESS) {
         fenns__log(context, FENNS_LOG_ERROR, "creating the compute pipelines failed (VkResult %d)", (int)r);
         fenns_pipeline_destroy(p);
@@ -154,6 +179,7 @@ void fenns_pipeline_destroy(fenns_pipeline p) {
     for (int pass = 0; pass < FENNS_PASS_COUNT; ++pass)
         if (p->pipelines[pass]) ctx->vk.vkDestroyPipeline(ctx->device, p->pipelines[pass], ctx->allocator);
     if (p->layout) ctx->vk.vkDestroyPipelineLayout(ctx->device, p->layout, ctx->allocator);
+    if (p->kernel_layout) ctx->vk.vkDestroyPipelineLayout(ctx->device, p->kernel_layout, ctx->allocator);
     if (p->set_layout) ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, p->set_layout, ctx->allocator);
     fenns__free(ctx, p);
 }

@@ -10,7 +10,9 @@
  * passes that write lists come twice: for lists and sorted particles within
  * one binding each (one load or store per element), and _wide for up to
  * FENNS_CHUNKS / FENNS_INDEX_CHUNKS bindings. The search comes once more, as
- * a counting-only variant that has no list code at all (fewer registers). */
+ * a counting-only variant that has no list code at all (fewer registers),
+ * and as the user kernel's search when the pipeline has one (its SPIR-V is
+ * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). */
 #define FENNS_PASS_LIST(X)  \
     X(domain_reduce)        \
     X(grid_setup)           \
@@ -30,7 +32,8 @@
     X(search_wide)          \
     X(list_sort_wide)       \
     X(search_count)         \
-    X(search_count_wide)
+    X(search_count_wide)    \
+    X(search_kernel)
 
 typedef enum fenns_pass {
 #define FENNS_PASS_ENUM_(name) FENNS_PASS_##name,
@@ -50,7 +53,13 @@ struct fenns_pipeline_T {
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout layout;
     VkPipeline pipelines[FENNS_PASS_COUNT];
+    VkPipelineLayout kernel_layout; /* set 0 + the kernel's user set; VK_NULL_HANDLE: p->layout */
 };
+
+/* The layout a pass's pipeline was made with. */
+static inline VkPipelineLayout fenns__pass_layout(const struct fenns_pipeline_T *p, fenns_pass pass) {
+    return pass == FENNS_PASS_search_kernel && p->kernel_layout ? p->kernel_layout : p->layout;
+}
 
 /* A storage-buffer binding for vkCmdPushDescriptorSetKHR. */
 typedef struct fenns_binding {

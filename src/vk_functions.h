@@ -24,6 +24,7 @@
     X(vkCmdBindPipeline)                          \
     X(vkCmdPushConstants)                         \
     X(vkCmdPushDescriptorSetKHR)                  \
+    X(vkCmdBindDescriptorSets)                    \
     X(vkCmdDispatch)                              \
     X(vkCmdDispatchIndirect)                      \
     X(vkCmdPipelineBarrier)                       \

@@ -3,6 +3,7 @@
  * and their types and functions are usable as documented. */
 #include <fenns/fenns.h>
 #include <fenns/fenns_headless.h>
+#include <fenns/fenns_kernel.h>
 #include <fenns/fenns.h> /* include guards */
 
 /* C99 has no _Static_assert: a negative array size fails the build.
@@ -32,7 +33,7 @@ static void header_c99_log(fenns_log_level level, const char *message, void *use
 void header_c99_use(VkCommandBuffer cmd, fenns_context context);
 void header_c99_use(VkCommandBuffer cmd, fenns_context context)
 {
-    fenns_pipeline_create_info info = {FENNS_METHOD_FENNS, 1.0f, 1024u, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}};
+    fenns_pipeline_create_info info = {FENNS_METHOD_FENNS, 1.0f, 1024u, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, NULL};
     fenns_pipeline pipeline = NULL;
     fenns_memory_requirements req;
     fenns_scratch_layout layout;
@@ -45,8 +46,14 @@ void header_c99_use(VkCommandBuffer cmd, fenns_context context)
     fenns_log_fn log = header_c99_log;
     fenns_headless_print_fn print = 0;
     const char *text = fenns_result_string(FENNS_ERROR_VULKAN);
+    fenns_kernel_spirv spirv = {NULL, 0u, NULL};
+    fenns_kernel_info kernel = {NULL, 0u, VK_NULL_HANDLE};
+    fenns_result (*compile)(const char *, const char *, fenns_kernel_spirv *) = fenns_kernel_compile;
 
     (void)text;
+    (void)compile;
+    kernel.spirv = spirv.code;
+    info.kernel = &kernel;
     (void)log;
     (void)print;
     if (fenns_pipeline_create(context, &info, &pipeline) != FENNS_SUCCESS)

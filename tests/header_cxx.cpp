@@ -2,6 +2,7 @@
 // -Wpedantic -Werror (extern "C", no C-only constructs), and usable from it.
 #include <fenns/fenns.h>
 #include <fenns/fenns_headless.h>
+#include <fenns/fenns_kernel.h>
 
 #include <type_traits>
 

@@ -54,7 +54,8 @@ extern "C" {
     X(FENNS_ERROR_DEVICE_LOST, -6, "Vulkan device lost")                                 \
     X(FENNS_ERROR_VULKAN, -7, "Vulkan call failed")                                      \
     X(FENNS_ERROR_INCOMPLETE, -8, "output buffer too small; see fenns_status")                 \
-    X(FENNS_ERROR_DRIVER_LIMIT, -9, "the driver's shader loop limit would cut the search short")
+    X(FENNS_ERROR_DRIVER_LIMIT, -9, "the driver's shader loop limit would cut the search short") \
+    X(FENNS_ERROR_KERNEL_COMPILE, -10, "the neighbour kernel does not compile; see the log")
 
 typedef enum fenns_result {
 #define FENNS_RESULT_ENUM_(name, value, text) name = (value),
@@ -156,6 +157,21 @@ typedef enum fenns_method {
 /* Name as the CLI spells it ("fenns", "fenns-paper"), NULL for unknown. */
 const char *fenns_method_name(fenns_method method);
 
+/* A user neighbour kernel: fenns' search shader with the user's GLSL spliced
+ * in (fenns/fenns_kernel.h states the contract and makes the SPIR-V at run
+ * time; the CMake function fenns_add_kernel makes it at build time). A
+ * pipeline created with one records kernel searches (FENNS_OUTPUT_KERNEL)
+ * besides every other search. */
+typedef struct fenns_kernel_info {
+    const uint32_t *spirv;   /* required: the kernel's search shader */
+    size_t spirv_size;       /* bytes, a multiple of 4 */
+    /* The layout of the kernel's own descriptor set (set = 1 in its GLSL:
+     * velocities, masses, outputs...), or VK_NULL_HANDLE when it declares
+     * none. Must outlive the pipeline. Set 0 and the push constants are
+     * fenns'; the kernel declares no push constants. */
+    VkDescriptorSetLayout user_set_layout;
+} fenns_kernel_info;
+
 typedef struct fenns_pipeline_create_info {
     fenns_method method;
     float radius;            /* required: finite, > 0 */
@@ -166,10 +182,13 @@ typedef struct fenns_pipeline_create_info {
      * the boundary cells and still found exactly. */
     float domain_min[3];
     float domain_max[3];
+    const fenns_kernel_info *kernel; /* 0: none; read during the call only */
 } fenns_pipeline_create_info;
 
 /* Builds the plan (coarse grid, fine local grid, workgroup sizes, buffer
- * layout) and the compute pipelines.
+ * layout) and the compute pipelines (with a kernel, its search too; a
+ * kernel's SPIR-V is checked only by the driver, so a module that is not
+ * fenns' search with a kernel spliced in is undefined behaviour).
  * Errors: FENNS_ERROR_INVALID_ARGUMENT (radius not finite or <= 0, max_particles 0,
  *         inverted or non-finite domain), FENNS_ERROR_TOO_LARGE (max_particles beyond
  *         what maxStorageBufferRange can address), FENNS_ERROR_VULKAN,
@@ -318,6 +337,11 @@ typedef enum fenns_output_flag_bits {
                                          side (far faster to write when they span
                                          gigabytes). With COUNTS_READY the counts must be a
                                          SORTED_ORDER search's of the same build. */
+    FENNS_OUTPUT_KERNEL = 0x40, /* run the pipeline's user kernel instead of writing lists:
+                                   kernel_output[i] = fenns_finish(...) of particle i (vec4),
+                                   with COUNTS also counts; combines with SORTED_ORDER
+                                   (indexed by sorted position; the kernel still sees
+                                   original indices), not with CSR or FIXED */
     FENNS_OUTPUT_FLAG_BITS_MAX_ENUM = 0x7FFFFFFF
 } fenns_output_flag_bits;
 typedef uint32_t fenns_output_flags;
@@ -339,12 +363,19 @@ typedef struct fenns_search_info {
     fenns_buffer_range sorted_to_original; /* SORTED_ORDER: u32 per particle, written by a
                                               transfer copy (needs TRANSFER_DST usage);
                                               null buffer: not written */
+    fenns_buffer_range kernel_output; /* KERNEL: vec4 per particle (16*n bytes); null
+                                         buffer: not written (a kernel that writes its own
+                                         buffers) */
+    VkDescriptorSet user_set;         /* KERNEL: bound as set 1 when the kernel has a
+                                         user_set_layout (then required), else ignored */
 } fenns_search_info;
 
 /* Searches every particle's neighbours (paper Algorithms 3-4 or the query-driven
  * default). With CSR, lists that would run past the indices range are not
  * written; fenns_status.total_neighbors says how much room they need and
- * list_overflow how many particles were skipped.
+ * list_overflow how many particles were skipped. With KERNEL, the pipeline's
+ * kernel runs once per particle over its neighbours (fenns_kernel.h) and
+ * fenns_status.total_neighbors counts the neighbours it saw.
  *
  * Records:  compute dispatches (the main one indirect, its workgroup count read
  *           from the scratch), fills of the scratch, barriers between its passes;
@@ -352,12 +383,16 @@ typedef struct fenns_search_info {
  * Requires: a fenns_cmd_build on the same positions and scratch, made visible
  *           to COMPUTE_SHADER reads and writes and TRANSFER reads and writes
  *           (fenns_cmd_build_to_search_barrier
- *           records exactly that barrier); prior accesses to counts, offsets and
- *           indices finished.
- * Produces: counts, offsets, indices and the scratch status written at
- *           COMPUTE_SHADER / SHADER_WRITE, sorted_to_original at TRANSFER /
- *           TRANSFER_WRITE; the caller adds the barrier to its consumer.
- * Clobbers: the bound compute pipeline, pushed descriptor set 0, push constants.
+ *           records exactly that barrier); prior accesses to counts, offsets,
+ *           indices and kernel_output finished; with KERNEL, whatever the
+ *           kernel reads or writes through user_set made ready for
+ *           COMPUTE_SHADER access.
+ * Produces: counts, offsets, indices, kernel_output and the scratch status
+ *           written at COMPUTE_SHADER / SHADER_WRITE (so are the kernel's own
+ *           writes), sorted_to_original at TRANSFER / TRANSFER_WRITE; the
+ *           caller adds the barrier to its consumer.
+ * Clobbers: the bound compute pipeline, pushed descriptor set 0, push constants,
+ *           and with a user set, the descriptor set bound at set 1.
  * Never:    submits, waits, allocates, or changes queue ownership. */
 void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_search_info *info);
 

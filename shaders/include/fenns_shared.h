@@ -38,6 +38,8 @@
 #define FENNS_BINDING_OFFSETS 15  /* u64 (uvec2 in GLSL) n+1 */
 #define FENNS_BINDING_INDICES 16  /* u32 lists, chunked 16..27 */
 #define FENNS_BINDING_SORT_TMP 28 /* u32 ping-pong for long sections */
+#define FENNS_BINDING_KERNEL_OUTPUT 12 /* vec4 per particle of a user kernel; the kernel
+                                          search binds no scan, so it shares SCAN_OUT's */
 #define FENNS_BINDING_COUNT 29
 
 /* Workgroup-size limits the shaders are written for. */
@@ -68,6 +70,9 @@
 #define FENNS_MODE_COUNT 0 /* counts only */
 #define FENNS_MODE_FIXED 1 /* counts + fixed-capacity lists */
 #define FENNS_MODE_CSR 2   /* counts already scanned into offsets: write lists */
+#define FENNS_MODE_KERNEL 3 /* a user kernel (search_kernel.comp); pc.kernel_outputs says what it writes */
+#define FENNS_KERNEL_WRITES_VALUES 1 /* fenns_finish's vec4 into the kernel output */
+#define FENNS_KERNEL_WRITES_COUNTS 2 /* neighbour counts too */
 
 /* Push constants of every pass (<= 128 bytes). */
 FENNS_STRUCT(fenns_push) {
@@ -91,6 +96,7 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 fine_reach;      /* most fine cells searched on each side: 1 (paper) or 2 (fine cells of margin/2) */
     FENNS_U32 loop_limit;      /* the driver's loop iterations per invocation (llvmpipe: 65535); 0: none */
     FENNS_U32 sorted_order;    /* search: 1 when outputs are indexed by sorted position (FENNS_OUTPUT_SORTED_ORDER) */
+    FENNS_U32 kernel_outputs;  /* kernel search: FENNS_KERNEL_WRITES_* bits */
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first

@@ -89,10 +89,12 @@ uvec3 fine_cell(vec3 local) {
 }
 uint fine_key(uvec3 f) { return (f.z * prm.fine_y + f.y) * prm.fine_x + f.x; }
 
-// The float32 neighbour test of DESIGN.md §2; `precise` forbids fusing it
-// into fma, so the GPU computes exactly the value the definition names.
-bool within_radius(vec3 a, vec3 b) {
+// The neighbour test's float32 value dx*dx+dy*dy+dz*dz, d = b - a (the
+// definition in fenns.h); `precise` forbids fusing it into fma, so the GPU
+// computes exactly the value the definition names.
+float distance2(vec3 a, vec3 b) {
     precise vec3 d = b - a;
     precise float d2 = d.x * d.x + d.y * d.y + d.z * d.z;
-    return d2 <= prm.radius2;
+    return d2;
 }
+bool within_radius(vec3 a, vec3 b) { return distance2(a, b) <= prm.radius2; }

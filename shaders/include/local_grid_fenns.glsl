@@ -60,9 +60,15 @@ struct query_state {
     uint index; // original index
     uint id;    // output_index: where its outputs go
     uint count;
+#ifdef FENNS_KERNEL
+    fenns_state user; // the user kernel's (search_kernel.comp)
+#else
     list_target target;
     uvec4 quad; // the list's last four entries, oldest in x (not yet stored)
+#endif
 };
+
+#ifndef FENNS_KERNEL
 
 // Appends one entry. An invocation writes its own list, so a subgroup's
 // stores scatter over as many lists; within one binding they go out a whole
@@ -105,14 +111,28 @@ void flush_list(query_state s) {
     if (pending >= 1u) indices0[end - 1u] = s.quad.w;
 }
 
+#endif // !FENNS_KERNEL
+
 // Candidate c, at sorted position j.
 void visit(inout query_state s, uvec4 c, uint j) {
+#ifdef FENNS_KERNEL
+    // The user kernel sees neighbours only (never the query itself), by
+    // original index, in the loop's fixed order.
+    vec3 pj = uintBitsToFloat(c.xyz);
+    float d2 = distance2(s.p, pj);
+    if (c.w == s.index || !(d2 <= prm.radius2)) return;
+    ++s.count;
+    fenns_neighbor(s.user, s.index, c.w, s.p, pj, d2);
+    return;
+#endif
     if (COUNT_ONLY == 1u) {
         s.count += within_radius(s.p, uintBitsToFloat(c.xyz)) ? 1u : 0u;
         return;
     }
+#ifndef FENNS_KERNEL
     if (c.w == s.index || !within_radius(s.p, uintBitsToFloat(c.xyz))) return;
     emit(s, output_index(c.w, j));
+#endif
 }
 
 void visit_run(inout query_state s, uint begin, uint end) {
@@ -149,8 +169,12 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     s.index = own.w;
     s.count = 0u;
     s.id = output_index(s.index, q);
+#ifdef FENNS_KERNEL
+    fenns_init(s.user, s.index, s.p);
+#else
     s.target = list_target_of(s.id);
     s.quad = uvec4(0u);
+#endif
     vec3 u = grid_coords(s.p);
     // The query's local cell is its fine cell + reach, so its stencil's low
     // corner is its fine cell.
@@ -172,9 +196,13 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
             l = m + 1u;
         }
     }
+#ifdef FENNS_KERNEL
+    finish_kernel(s.id, s.index, s.p, s.count, s.user);
+#else
     if (COUNT_ONLY == 1u) s.count -= 1u; // the query itself
     else flush_list(s);
     finish_query(s.id, s.count, s.target);
+#endif
     return s.count;
 }
 

@@ -91,11 +91,21 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     const char *bad = NULL;
     const VkDeviceSize bytes_n = 4u * (VkDeviceSize)(n ? n : 1u);
     const fenns_output_flags known = FENNS_OUTPUT_COUNTS | FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED | FENNS_OUTPUT_SORTED_LISTS |
-                                      FENNS_OUTPUT_COUNTS_READY | FENNS_OUTPUT_SORTED_ORDER;
+                                      FENNS_OUTPUT_COUNTS_READY | FENNS_OUTPUT_SORTED_ORDER | FENNS_OUTPUT_KERNEL;
+    const int kernel = (out & FENNS_OUTPUT_KERNEL) != 0;
     if (!out || (out & ~known)) bad = "outputs is 0 or has unknown bits";
+    else if (kernel && !p->pipelines[FENNS_PASS_search_kernel]) bad = "KERNEL output, but the pipeline has no kernel";
+    else if (kernel && (out & ~(fenns_output_flags)(FENNS_OUTPUT_KERNEL | FENNS_OUTPUT_COUNTS | FENNS_OUTPUT_SORTED_ORDER)))
+        bad = "KERNEL combines only with COUNTS and SORTED_ORDER";
+    else if (kernel && info->kernel_output.buffer &&
+             (!range_ok(&info->kernel_output, 16u * (VkDeviceSize)(n ? n : 1u)) || !aligned(p, info->kernel_output.offset)))
+        bad = "kernel_output range is misaligned or smaller than 16*n bytes";
+    else if (kernel && p->kernel_layout && info->user_set == VK_NULL_HANDLE)
+        bad = "user_set is null, but the kernel has a user_set_layout";
     else if ((out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_FIXED)) bad = "CSR and FIXED outputs are exclusive";
     else if ((out & FENNS_OUTPUT_COUNTS_READY) && !(out & FENNS_OUTPUT_CSR)) bad = "COUNTS_READY needs CSR";
-    else if (!range_ok(&info->counts, bytes_n) || !aligned(p, info->counts.offset)) bad = "counts range is null, misaligned or smaller than 4*n bytes";
+    else if ((!kernel || (out & FENNS_OUTPUT_COUNTS)) && (!range_ok(&info->counts, bytes_n) || !aligned(p, info->counts.offset)))
+        bad = "counts range is null, misaligned or smaller than 4*n bytes";
     else if ((out & FENNS_OUTPUT_CSR) && (!range_ok(&info->offsets, 8u * ((VkDeviceSize)n + 1u)) || !aligned(p, info->offsets.offset)))
         bad = "offsets range is null, misaligned or smaller than 8*(n+1) bytes";
     else if ((out & (FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED)) && (!range_ok(&info->indices, 4u) || !aligned(p, info->indices.offset)))
@@ -125,6 +135,12 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     fenns__barrier(cmd, p);
     if ((out & FENNS_OUTPUT_SORTED_ORDER) && info->sorted_to_original.buffer != VK_NULL_HANDLE && n)
         fenns__copy_permutation(cmd, p, &f, &info->sorted_to_original);
+    if (kernel) {
+        fenns_kernel_outputs k = {info->kernel_output, (out & FENNS_OUTPUT_COUNTS) != 0, info->user_set};
+        fenns__pass_search_kernel(cmd, p, &f, &o, &k);
+        fenns__profile_mark(cmd, p, prof, "search (kernel)", (16u + 16u) * (uint64_t)n);
+        return;
+    }
     if (out & FENNS_OUTPUT_FIXED) {
         fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_FIXED);
         fenns__profile_mark(cmd, p, prof, "search (fixed lists)", (16u + 4u) * (uint64_t)n);

@@ -38,9 +38,18 @@ typedef struct fenns_outputs {
     uint32_t fixed_capacity;
     uint32_t sorted_order; /* FENNS_OUTPUT_SORTED_ORDER */
 } fenns_outputs;
+/* What a kernel search writes and binds besides fenns_outputs' counts. */
+typedef struct fenns_kernel_outputs {
+    fenns_buffer_range values; /* vec4 per particle; null buffer: none */
+    int counts;                /* 1: counts too */
+    VkDescriptorSet user_set;  /* set 1, or VK_NULL_HANDLE */
+} fenns_kernel_outputs;
 void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready);
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
                         uint32_t mode);
+/* The user kernel's search (FENNS_OUTPUT_KERNEL). */
+void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
+                               const fenns_kernel_outputs *k);
 void fenns__copy_permutation(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_buffer_range *to);
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
 void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);

@@ -55,9 +55,10 @@ static void bind_and_push(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass
                                            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                            .pBufferInfo = &infos[i]};
     }
+    VkPipelineLayout layout = fenns__pass_layout(p, pass);
     vk->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipelines[pass]);
-    vk->vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->layout, 0, b->count, writes);
-    vk->vkCmdPushConstants(cmd, p->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *pc, pc);
+    vk->vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, b->count, writes);
+    vk->vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *pc, pc);
 }
 
 void fenns__dispatch_indirect(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,

@@ -56,6 +56,33 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
                              f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
 }
 
+void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
+                               const fenns_kernel_outputs *k) {
+    fenns_bindings b = {0};
+    fenns__bind_sorted(&b, p, f);
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    /* What the kernel does not write, the status block stands in for: the
+     * shader never writes it there (pc.kernel_outputs), but pushed
+     * descriptors must be valid. */
+    fenns_buffer_range status = {f->scratch.buffer, f->scratch.offset + f->layout.params.offset, f->layout.params.size};
+    const fenns_buffer_range *values = k->values.buffer ? &k->values : &status;
+    const fenns_buffer_range *counts = k->counts ? &o->counts : &status;
+    fenns__bind(&b, FENNS_BINDING_KERNEL_OUTPUT, values->buffer, values->offset, values->range);
+    fenns__bind(&b, FENNS_BINDING_COUNTS, counts->buffer, counts->offset, counts->range);
+    fenns__bind(&b, FENNS_BINDING_OFFSETS, counts->buffer, counts->offset, counts->range);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.mode = FENNS_MODE_KERNEL;
+    pc.sorted_order = o->sorted_order;
+    pc.kernel_outputs = (k->values.buffer ? FENNS_KERNEL_WRITES_VALUES : 0u) | (k->counts ? FENNS_KERNEL_WRITES_COUNTS : 0u);
+    if (p->kernel_layout)
+        p->ctx->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->kernel_layout, 1, 1, &k->user_set, 0,
+                                           NULL);
+    fenns__dispatch_indirect(cmd, p, FENNS_PASS_search_kernel, &b, &pc, f->scratch.buffer,
+                             f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
+}
+
 /* FENNS_OUTPUT_SORTED_ORDER: the build's permutation, for the caller. */
 void fenns__copy_permutation(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_buffer_range *to) {
     VkBufferCopy region = {f->scratch.offset + f->layout.perm.offset, to->offset, 4u * (VkDeviceSize)f->n};

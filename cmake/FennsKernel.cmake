@@ -1,0 +1,42 @@
+# fenns_add_kernel(<target> <kernel.glsl> [NAME <identifier>])
+#
+# Compiles a user neighbour kernel (the contract is in fenns/fenns_kernel.h)
+# into fenns' search shader at build time, with no compiler linked into the
+# program: the kernel is spliced between FENNS_KERNEL_HEAD and
+# FENNS_KERNEL_TAIL and compiled by glslangValidator into
+# <build>/fenns_kernels/<NAME>.spv.h, which defines
+#   static const uint32_t <NAME>[];   (SPIR-V words; sizeof gives the bytes)
+# for fenns_kernel_info.spirv. <target> gets the directory on its include
+# path and rebuilds when the kernel changes. NAME defaults to
+# fenns_kernel_<file name without extension>. A compile error stops the
+# build with the kernel's file and line.
+function(fenns_add_kernel target kernel)
+  cmake_parse_arguments(ARG "" "NAME" "" ${ARGN})
+  get_filename_component(kernel ${kernel} ABSOLUTE)
+  get_filename_component(stem ${kernel} NAME_WE)
+  if(NOT ARG_NAME)
+    string(MAKE_C_IDENTIFIER "fenns_kernel_${stem}" ARG_NAME)
+  endif()
+  if(NOT FENNS_KERNEL_HEAD OR NOT FENNS_KERNEL_TAIL OR NOT FENNS_GLSLANG_VALIDATOR)
+    message(FATAL_ERROR "fenns_add_kernel: FENNS_KERNEL_HEAD, FENNS_KERNEL_TAIL or FENNS_GLSLANG_VALIDATOR unset")
+  endif()
+  set(dir ${CMAKE_BINARY_DIR}/fenns_kernels)
+  set(comp ${dir}/${ARG_NAME}.comp)
+  set(header ${dir}/${ARG_NAME}.spv.h)
+  add_custom_command(
+    OUTPUT ${comp}
+    COMMAND ${CMAKE_COMMAND} -DHEAD=${FENNS_KERNEL_HEAD} -DTAIL=${FENNS_KERNEL_TAIL} -DKERNEL=${kernel}
+            -DOUT=${comp} -P ${FENNS_KERNEL_SPLICE_SCRIPT}
+    DEPENDS ${kernel} ${FENNS_KERNEL_HEAD} ${FENNS_KERNEL_TAIL} ${FENNS_KERNEL_SPLICE_SCRIPT}
+    COMMENT "fenns kernel ${stem}"
+    VERBATIM)
+  add_custom_command(
+    OUTPUT ${header}
+    COMMAND ${FENNS_GLSLANG_VALIDATOR} -V --target-env vulkan1.1 --quiet --vn ${ARG_NAME} -o ${header} ${comp}
+    DEPENDS ${comp}
+    COMMENT "glslang ${stem} kernel"
+    VERBATIM)
+  add_custom_target(${target}_${ARG_NAME} DEPENDS ${header})
+  add_dependencies(${target} ${target}_${ARG_NAME})
+  target_include_directories(${target} PRIVATE ${dir})
+endfunction()

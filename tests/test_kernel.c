@@ -1,0 +1,577 @@
+/*
+ * User neighbour kernels (fenns_kernel.h) against a CPU evaluation of the
+ * same kernels over the CPU reference's neighbour lists, on adversarial
+ * point sets, for both methods:
+ *  - "stats", compiled at run time: neighbour count, sum of distances, an
+ *    order-free hash of the neighbour indices, the smallest neighbour index;
+ *  - samples/kernels/sph_density.glsl, compiled at run time from its file;
+ *  - tests/kernels/mass_sum.glsl, compiled at build time by fenns_add_kernel,
+ *    reading and writing buffers of its own descriptor set (set 1).
+ * Also: bit-identical outputs run to run (fenns), SORTED_ORDER outputs,
+ * counts beside the kernel, invalid particles, a kernel that does not
+ * compile (named by file and line), bad arguments, and llvmpipe's loop limit
+ * (the search is refused by name, never cut short).
+ *
+ *   test_kernel [--quick] [--shared-memory BYTES]
+ */
+#include "check.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fenns/fenns_kernel.h"
+#include "gpu_test.h"
+#include "reference.h"
+#include "scenes.h"
+
+#include "fenns_kernel_mass_sum.spv.h"
+
+static fenns_test_gpu g;
+
+static const char stats_kernel[] =
+    "struct fenns_state { uint count; float dist_sum; uint hash; uint min_j; };\n"
+    "void fenns_init(inout fenns_state s, uint i, vec3 pi) {\n"
+    "    s.count = 0u; s.dist_sum = 0.0; s.hash = 0u; s.min_j = 0xFFFFFFFFu;\n"
+    "}\n"
+    "void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float dist2) {\n"
+    "    s.count += 1u;\n"
+    "    s.dist_sum += sqrt(dist2);\n"
+    "    s.hash ^= (j + 1u) * 2654435761u;\n"
+    "    s.min_j = min(s.min_j, j);\n"
+    "}\n"
+    "vec4 fenns_finish(fenns_state s, uint i, vec3 pi) {\n"
+    "    // The hash as a float in [1, 2): exact bits, never NaN.\n"
+    "    return vec4(float(s.count), s.dist_sum, uintBitsToFloat((s.hash & 0x007FFFFFu) | 0x3F800000u), float(s.min_j));\n"
+    "}\n";
+
+/* ------------------------------------------------------------------------ */
+/* CPU evaluation                                                           */
+/* ------------------------------------------------------------------------ */
+
+typedef enum kernel_kind { KERNEL_STATS, KERNEL_DENSITY, KERNEL_MASS_SUM } kernel_kind;
+
+static float poly6(float r2, float h) {
+    float d = h * h - r2;
+    return 315.0f / (64.0f * 3.14159265f * powf(h, 9.0f)) * d * d * d;
+}
+
+static float mass_of(uint32_t j) { return 0.5f + (float)(j % 7u) * 0.25f; }
+
+/* The kernel's vec4 (mass_sum: its own buffer's vec2 in xy) for particle i. */
+static void cpu_kernel(kernel_kind kind, const float *xyz, uint32_t i, float r, const uint64_t *ro, const uint32_t *ri,
+                       float out[4]) {
+    const uint32_t *list = ri + ro[i];
+    uint32_t count = (uint32_t)(ro[i + 1] - ro[i]);
+    memset(out, 0, 4 * sizeof *out);
+    if (kind == KERNEL_STATS) {
+        double dist_sum = 0.0;
+        uint32_t hash = 0, min_j = UINT32_MAX;
+        for (uint32_t e = 0; e < count; ++e) {
+            dist_sum += sqrt((double)fenns_reference_dist2(xyz, i, list[e]));
+            hash ^= (list[e] + 1u) * 2654435761u;
+            if (list[e] < min_j) min_j = list[e];
+        }
+        uint32_t bits = (hash & 0x007FFFFFu) | 0x3F800000u;
+        out[0] = (float)count;
+        out[1] = (float)dist_sum;
+        memcpy(&out[2], &bits, 4);
+        out[3] = (float)min_j;
+    } else if (kind == KERNEL_DENSITY) {
+        double rho = poly6(0.0f, r);
+        for (uint32_t e = 0; e < count; ++e) rho += poly6(fenns_reference_dist2(xyz, i, list[e]), r);
+        out[0] = (float)rho;
+        out[1] = (float)count;
+    } else {
+        double sum = 0.0;
+        for (uint32_t e = 0; e < count; ++e)
+            sum += (double)mass_of(list[e]) * (double)(r * r - fenns_reference_dist2(xyz, i, list[e]));
+        out[0] = (float)sum;
+        out[1] = (float)count;
+    }
+}
+
+/* Float sums in another order: equal within a few ulps of the terms' scale. */
+static int close_enough(float gpu, float cpu, float scale) {
+    return fabsf(gpu - cpu) <= 1e-5f * scale + 1e-30f;
+}
+
+/* ------------------------------------------------------------------------ */
+/* One kernel search through the recording API                             */
+/* ------------------------------------------------------------------------ */
+
+typedef struct scene {
+    const char *name;
+    float *xyz;
+    uint32_t n;
+    float radius;
+    int user_domain;
+    float domain_min[3], domain_max[3];
+} scene;
+
+typedef struct kernel_run {
+    float *values;        /* 4 per particle (mass_sum: its own buffer, 2 per particle) */
+    uint32_t *counts;     /* with_counts only */
+    uint32_t *perm;       /* the build's permutation */
+    fenns_status status;
+} kernel_run;
+
+static void free_run(kernel_run *k) {
+    free(k->values);
+    free(k->counts);
+    free(k->perm);
+    memset(k, 0, sizeof *k);
+}
+
+/* The mass_sum kernel's descriptor set: its layout, pool and set. */
+typedef struct user_set {
+    VkDescriptorSetLayout layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+} user_set;
+
+static VkResult user_set_create(user_set *u) {
+    memset(u, 0, sizeof *u);
+    VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL}};
+    VkDescriptorSetLayoutCreateInfo li = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL, 0, 2, b};
+    VkResult r = vkCreateDescriptorSetLayout(g.device, &li, NULL, &u->layout);
+    if (r != VK_SUCCESS) return r;
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2};
+    VkDescriptorPoolCreateInfo pi = {VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, NULL, 0, 1, 1, &size};
+    r = vkCreateDescriptorPool(g.device, &pi, NULL, &u->pool);
+    if (r != VK_SUCCESS) return r;
+    VkDescriptorSetAllocateInfo ai = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, NULL, u->pool, 1, &u->layout};
+    return vkAllocateDescriptorSets(g.device, &ai, &u->set);
+}
+
+static void user_set_destroy(user_set *u) {
+    if (u->pool) vkDestroyDescriptorPool(g.device, u->pool, NULL);
+    if (u->layout) vkDestroyDescriptorSetLayout(g.device, u->layout, NULL);
+    memset(u, 0, sizeof *u);
+}
+
+/* Builds and runs `spirv` on the scene; FENNS_OUTPUT_KERNEL plus `extra`
+ * (COUNTS, SORTED_ORDER). mass_sum (a user set) returns its own buffer. */
+static fenns_result run_kernel(const scene *s, fenns_method method, const uint32_t *spirv, size_t spirv_size,
+                               int with_user_set, fenns_output_flags extra, kernel_run *out) {
+    memset(out, 0, sizeof *out);
+    uint32_t n = s->n, n1 = n ? n : 1u;
+    user_set u = {0};
+    if (with_user_set && user_set_create(&u) != VK_SUCCESS) {
+        user_set_destroy(&u);
+        return FENNS_ERROR_VULKAN;
+    }
+    fenns_kernel_info kernel = {spirv, spirv_size, u.layout};
+    fenns_pipeline_create_info pci = {0};
+    pci.method = method;
+    pci.radius = s->radius;
+    pci.max_particles = n1;
+    pci.kernel = &kernel;
+    if (s->user_domain) {
+        memcpy(pci.domain_min, s->domain_min, sizeof pci.domain_min);
+        memcpy(pci.domain_max, s->domain_max, sizeof pci.domain_max);
+    }
+    fenns_pipeline p;
+    fenns_result result = fenns_pipeline_create(g.context, &pci, &p);
+    if (result != FENNS_SUCCESS) {
+        user_set_destroy(&u);
+        return result;
+    }
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(p, n, &req);
+    fenns_scratch_layout layout;
+    fenns_pipeline_get_scratch_layout(p, n, &layout);
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    fenns_test_buffer pos = {0}, scratch = {0}, values = {0}, counts = {0}, masses = {0}, sums = {0};
+    int ok = fenns_test_buffer_create(&g, 16u * n1, usage, FENNS_TEST_HOST_VISIBLE, &pos) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 16u * n1, usage, FENNS_TEST_HOST_VISIBLE, &values) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 4u * n1, usage, FENNS_TEST_HOST_VISIBLE, &counts) == VK_SUCCESS &&
+             (!with_user_set ||
+              (fenns_test_buffer_create(&g, 4u * n1, usage, FENNS_TEST_HOST_VISIBLE, &masses) == VK_SUCCESS &&
+               fenns_test_buffer_create(&g, 8u * n1, usage, FENNS_TEST_HOST_VISIBLE, &sums) == VK_SUCCESS));
+    result = ok ? FENNS_SUCCESS : FENNS_ERROR_OUT_OF_DEVICE_MEMORY;
+    if (ok) {
+        float *v = pos.mapped;
+        for (uint32_t i = 0; i < n; ++i) {
+            memcpy(v + 4 * i, s->xyz + 3 * i, 12);
+            v[4 * i + 3] = -1.0f;
+        }
+        memset(values.mapped, 0xFF, 16u * n1); /* NaN: anything left unwritten shows */
+        if (with_user_set) {
+            float *m = masses.mapped;
+            for (uint32_t j = 0; j < n; ++j) m[j] = mass_of(j);
+            memset(sums.mapped, 0xFF, 8u * n1);
+            VkDescriptorBufferInfo bi[2] = {{masses.buffer, 0, VK_WHOLE_SIZE}, {sums.buffer, 0, VK_WHOLE_SIZE}};
+            VkWriteDescriptorSet w[2];
+            for (uint32_t k = 0; k < 2; ++k)
+                w[k] = (VkWriteDescriptorSet){VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, NULL, u.set, k, 0, 1,
+                                              VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, NULL, &bi[k], NULL};
+            vkUpdateDescriptorSets(g.device, 2, w, 0, NULL);
+        }
+        VkCommandBuffer cmd;
+        ok = fenns_test_begin(&g, &cmd) == VK_SUCCESS;
+        if (ok) {
+            fenns_build_info b = {n, fenns_test_range(&pos, 0, VK_WHOLE_SIZE), fenns_test_range(&scratch, 0, req.size),
+                                  NULL};
+            fenns_cmd_build(cmd, p, &b);
+            fenns_cmd_build_to_search_barrier(cmd, p);
+            fenns_search_info si = {0};
+            si.particle_count = n;
+            si.positions = b.positions;
+            si.scratch = b.scratch;
+            si.outputs = FENNS_OUTPUT_KERNEL | extra;
+            if (extra & FENNS_OUTPUT_COUNTS) si.counts = fenns_test_range(&counts, 0, VK_WHOLE_SIZE);
+            if (!with_user_set) si.kernel_output = fenns_test_range(&values, 0, VK_WHOLE_SIZE);
+            si.user_set = u.set;
+            fenns_cmd_search(cmd, p, &si);
+            fenns_test_cmd_barrier(cmd);
+            ok = fenns_test_submit(&g, cmd) == VK_SUCCESS;
+        }
+        result = ok ? FENNS_SUCCESS : FENNS_ERROR_VULKAN;
+    }
+    if (ok) {
+        out->values = malloc(16u * n1);
+        out->counts = malloc(4u * n1);
+        out->perm = malloc(4u * n1);
+        ok = out->values && out->counts && out->perm;
+        if (ok) {
+            memcpy(out->values, with_user_set ? sums.mapped : values.mapped, (with_user_set ? 8u : 16u) * n1);
+            memcpy(out->counts, counts.mapped, 4u * n1);
+            ok = fenns_test_download(&g, &scratch, layout.permutation_offset, out->perm, 4u * n) == VK_SUCCESS &&
+                 fenns_test_download(&g, &scratch, layout.status_offset, &out->status, sizeof out->status) ==
+                     VK_SUCCESS;
+        }
+        if (!ok) free_run(out);
+        result = ok ? FENNS_SUCCESS : FENNS_ERROR_OUT_OF_HOST_MEMORY;
+    }
+    fenns_test_buffer_destroy(&g, &pos);
+    fenns_test_buffer_destroy(&g, &scratch);
+    fenns_test_buffer_destroy(&g, &values);
+    fenns_test_buffer_destroy(&g, &counts);
+    fenns_test_buffer_destroy(&g, &masses);
+    fenns_test_buffer_destroy(&g, &sums);
+    fenns_pipeline_destroy(p);
+    user_set_destroy(&u);
+    return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Checks                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static fenns_kernel_spirv g_stats, g_density;
+
+typedef struct kernel_case {
+    const char *name;
+    kernel_kind kind;
+    const uint32_t *spirv;
+    size_t size;
+} kernel_case;
+
+/* One kernel on one scene and method against the CPU; twice for fenns
+ * (bit-identical); stats also in SORTED_ORDER with counts. */
+static void check_kernel(const scene *s, fenns_method method, const kernel_case *kc) {
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    if (fenns_reference_csr(s->xyz, s->n, s->radius, &ro, &ri) != FENNS_REFERENCE_OK) {
+        CHECK(0, "%s: reference failed", s->name);
+        return;
+    }
+    const char *mname = fenns_method_name(method);
+    int user = kc->kind == KERNEL_MASS_SUM;
+    fenns_output_flags variants[2] = {0u, FENNS_OUTPUT_SORTED_ORDER | FENNS_OUTPUT_COUNTS};
+    for (int v = 0; v < (kc->kind == KERNEL_STATS ? 2 : 1); ++v) {
+        int sorted = (variants[v] & FENNS_OUTPUT_SORTED_ORDER) != 0;
+        kernel_run a;
+        fenns_result r = run_kernel(s, method, kc->spirv, kc->size, user, variants[v], &a);
+        CHECK(r == FENNS_SUCCESS, "%s/%s/%s: kernel search: %s", s->name, mname, kc->name, fenns_result_string(r));
+        if (r != FENNS_SUCCESS) continue;
+        CHECK(a.status.incomplete_queries == 0, "%s/%s/%s: %u queries refused by the loop limit", s->name, mname,
+              kc->name, a.status.incomplete_queries);
+        CHECK(a.status.total_neighbors == ro[s->n], "%s/%s/%s: total %llu, expected %llu", s->name, mname, kc->name,
+              (unsigned long long)a.status.total_neighbors, (unsigned long long)ro[s->n]);
+        uint32_t bad = 0, stride = user ? 2u : 4u;
+        for (uint32_t k = 0; k < s->n; ++k) {
+            uint32_t i = sorted ? a.perm[k] : k; /* k: where its outputs are */
+            float expect[4], *got = a.values + (size_t)stride * k;
+            cpu_kernel(kc->kind, s->xyz, i, s->radius, ro, ri, expect);
+            uint32_t count = (uint32_t)(ro[i + 1] - ro[i]);
+            int ok;
+            if (kc->kind == KERNEL_STATS) {
+                ok = got[0] == expect[0] && memcmp(&got[2], &expect[2], 4) == 0 && got[3] == expect[3] &&
+                     close_enough(got[1], expect[1], (float)count * s->radius);
+            } else if (kc->kind == KERNEL_DENSITY) {
+                ok = got[1] == expect[1] && close_enough(got[0], expect[0], ((float)count + 1.0f) * poly6(0.0f, s->radius));
+            } else {
+                ok = got[1] == expect[1] && close_enough(got[0], expect[0], (float)count * 2.0f * s->radius * s->radius);
+            }
+            if (sorted) ok = ok && a.counts[k] == count;
+            if (!ok && bad++ < 3)
+                CHECK(0, "%s/%s/%s%s: particle %u: (%g %g %g %g), expected (%g %g %g %g)", s->name, mname, kc->name,
+                      sorted ? "/sorted" : "", i, (double)got[0], (double)got[1], (double)(stride > 2 ? got[2] : 0),
+                      (double)(stride > 2 ? got[3] : 0), (double)expect[0], (double)expect[1], (double)expect[2],
+                      (double)expect[3]);
+        }
+        CHECK(bad == 0, "%s/%s/%s%s: %u particles differ from the CPU evaluation", s->name, mname, kc->name,
+              sorted ? "/sorted" : "", bad);
+        if (method == FENNS_METHOD_FENNS && v == 0) {
+            kernel_run b;
+            r = run_kernel(s, method, kc->spirv, kc->size, user, variants[v], &b);
+            CHECK(r == FENNS_SUCCESS && memcmp(a.values, b.values, (size_t)stride * 4u * s->n) == 0,
+                  "%s/%s/%s: outputs differ between two runs (%s)", s->name, mname, kc->name, fenns_result_string(r));
+            free_run(&b);
+        }
+        free_run(&a);
+    }
+    fenns_reference_free(&ro, &ri);
+}
+
+static void check_scene(const scene *s, int all_kernels) {
+    kernel_case cases[3] = {{"stats", KERNEL_STATS, g_stats.code, g_stats.size},
+                            {"sph_density", KERNEL_DENSITY, g_density.code, g_density.size},
+                            {"mass_sum", KERNEL_MASS_SUM, fenns_kernel_mass_sum, sizeof fenns_kernel_mass_sum}};
+    for (int m = 0; m < 2; ++m)
+        for (int c = 0; c < (all_kernels ? 3 : 1); ++c) check_kernel(s, (fenns_method)m, &cases[c]);
+    printf("  %-22s n=%-6u r=%g\n", s->name, s->n, (double)s->radius);
+}
+
+static void scene_init(scene *s, const char *name, uint32_t n) {
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->n = n;
+    s->xyz = malloc(12u * (size_t)n + 12);
+}
+
+static void run_scenes(int quick) {
+    uint32_t base = quick ? 2000 : 8000;
+    scene s;
+    scene_init(&s, "uniform", base);
+    float side = cbrtf((float)s.n / 0.75f);
+    fenns_scene_uniform(s.xyz, s.n, side);
+    s.radius = 1.9f;
+    check_scene(&s, 1);
+    s.name = "uniform/caller-box";
+    s.user_domain = 1;
+    for (int a = 0; a < 3; ++a) s.domain_max[a] = side;
+    check_scene(&s, 0);
+    s.name = "cluster-in-huge-box";
+    for (int a = 0; a < 3; ++a) s.domain_min[a] = -50.0f * side, s.domain_max[a] = 50.0f * side;
+    check_scene(&s, 0);
+    free(s.xyz);
+
+    scene_init(&s, "lattice/exact-r", quick ? 1000 : 4000);
+    fenns_scene_lattice(s.xyz, s.n, 1.0f, 1);
+    s.radius = 1.0f;
+    check_scene(&s, 0);
+    free(s.xyz);
+
+    scene_init(&s, "clusters", base);
+    fenns_scene_clusters(s.xyz, s.n, 60.0f, 2);
+    s.radius = 0.6f;
+    check_scene(&s, 1);
+    free(s.xyz);
+
+    scene_init(&s, "duplicates", quick ? 1500 : 4000);
+    fenns_scene_duplicates(s.xyz, s.n, 20.0f, s.n / 20u, 5);
+    s.radius = 0.7f;
+    check_scene(&s, 0);
+    free(s.xyz);
+
+    scene_init(&s, "nan-inf", base);
+    fenns_scene_uniform(s.xyz, s.n, 25.0f);
+    for (uint32_t i = 0; i < s.n; i += 7) s.xyz[3 * i + (i % 3)] = (i % 2) ? NAN : ((i % 4) ? INFINITY : -INFINITY);
+    s.radius = 1.5f;
+    check_scene(&s, 1);
+    free(s.xyz);
+
+    float few[9] = {0.0f, 0.0f, 0.0f, 0.5f, 0.0f, 0.0f, 3.0f, 3.0f, 3.0f};
+    for (uint32_t n = 0; n <= 3; ++n) {
+        memset(&s, 0, sizeof s);
+        s.name = n == 0 ? "n=0" : n == 1 ? "n=1" : n == 2 ? "n=2" : "n=3";
+        s.n = n;
+        s.xyz = few;
+        s.radius = 1.0f;
+        check_scene(&s, 0);
+    }
+}
+
+/* A kernel that does not compile: FENNS_ERROR_KERNEL_COMPILE, the log names
+ * the kernel's file and line, nothing allocated. */
+static void check_compile_errors(void) {
+    static const char broken[] = "struct fenns_state { float x; };\n"
+                                 "void fenns_init(inout fenns_state s, uint i, vec3 pi) { s.x = 0.0; }\n"
+                                 "void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float d2) {\n"
+                                 "    s.x += undeclared_thing;\n"
+                                 "}\n"
+                                 "vec4 fenns_finish(fenns_state s, uint i, vec3 pi) { return vec4(s.x); }\n";
+    fenns_kernel_spirv k;
+    fenns_result r = fenns_kernel_compile(broken, "my_kernel.glsl", &k);
+    CHECK(r == FENNS_ERROR_KERNEL_COMPILE && k.code == NULL && k.log && strstr(k.log, "my_kernel.glsl:4"),
+          "a broken kernel gave %s, log: %s", fenns_result_string(r), k.log ? k.log : "(none)");
+    fenns_kernel_spirv_free(&k);
+    /* Missing functions: the template calls them. */
+    r = fenns_kernel_compile("struct fenns_state { float x; };\n", "empty.glsl", &k);
+    CHECK(r == FENNS_ERROR_KERNEL_COMPILE && k.log && strstr(k.log, "'fenns_finish' : no matching"),
+          "a kernel without functions gave %s, log: %s", fenns_result_string(r), k.log ? k.log : "(none)");
+    fenns_kernel_spirv_free(&k);
+    CHECK(fenns_kernel_compile(NULL, "x", &k) == FENNS_ERROR_INVALID_ARGUMENT && k.code == NULL,
+          "a null source was accepted");
+    fenns_kernel_spirv_free(&k);
+    fenns_kernel_spirv_free(NULL);
+}
+
+/* Bad arguments are refused with a logged error and nothing recorded. */
+static void check_bad_arguments(void) {
+    g.quiet = 1;
+    uint32_t not_spirv[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    fenns_kernel_info kernel = {not_spirv, sizeof not_spirv, VK_NULL_HANDLE};
+    fenns_pipeline_create_info pci = {0};
+    pci.radius = 1.0f;
+    pci.max_particles = 100;
+    pci.kernel = &kernel;
+    fenns_pipeline p = NULL;
+    CHECK(fenns_pipeline_create(g.context, &pci, &p) == FENNS_ERROR_INVALID_ARGUMENT && p == NULL,
+          "non-SPIR-V kernel accepted");
+    kernel.spirv = NULL;
+    CHECK(fenns_pipeline_create(g.context, &pci, &p) == FENNS_ERROR_INVALID_ARGUMENT, "null kernel SPIR-V accepted");
+
+    /* A pipeline without a kernel refuses KERNEL searches. */
+    pci.kernel = NULL;
+    CHECK(fenns_pipeline_create(g.context, &pci, &p) == FENNS_SUCCESS, "pipeline");
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(p, 100, &req);
+    fenns_test_buffer pos = {0}, scratch = {0}, out = {0};
+    if (fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &pos) ==
+            VK_SUCCESS &&
+        fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
+        fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &out) ==
+            VK_SUCCESS) {
+        VkCommandBuffer cmd;
+        if (fenns_test_begin(&g, &cmd) == VK_SUCCESS) {
+            fenns_search_info si = {0};
+            si.particle_count = 100;
+            si.positions = fenns_test_range(&pos, 0, VK_WHOLE_SIZE);
+            si.scratch = fenns_test_range(&scratch, 0, req.size);
+            si.kernel_output = fenns_test_range(&out, 0, VK_WHOLE_SIZE);
+            uint32_t before = g.error_messages;
+            si.outputs = FENNS_OUTPUT_KERNEL;
+            fenns_cmd_search(cmd, p, &si);
+            CHECK(g.error_messages == before + 1, "KERNEL search on a pipeline without a kernel was not refused");
+            si.outputs = FENNS_OUTPUT_KERNEL | FENNS_OUTPUT_CSR;
+            fenns_cmd_search(cmd, p, &si);
+            CHECK(g.error_messages == before + 2, "KERNEL | CSR was not refused");
+            CHECK(fenns_test_submit(&g, cmd) == VK_SUCCESS, "empty command buffer");
+        }
+    }
+    fenns_test_buffer_destroy(&g, &pos);
+    fenns_test_buffer_destroy(&g, &scratch);
+    fenns_test_buffer_destroy(&g, &out);
+    fenns_pipeline_destroy(p);
+
+    /* With a kernel: KERNEL with a too-small output, and without the user
+     * set its layout asks for, are refused. */
+    user_set u;
+    if (user_set_create(&u) == VK_SUCCESS) {
+        fenns_kernel_info k2 = {fenns_kernel_mass_sum, sizeof fenns_kernel_mass_sum, u.layout};
+        pci.kernel = &k2;
+        p = NULL;
+        CHECK(fenns_pipeline_create(g.context, &pci, &p) == FENNS_SUCCESS, "pipeline with the mass_sum kernel");
+        fenns_pipeline_get_scratch_requirements(p, 100, &req);
+        if (p && fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &pos) ==
+                     VK_SUCCESS &&
+            fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
+            fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &out) ==
+                VK_SUCCESS) {
+            VkCommandBuffer cmd;
+            if (fenns_test_begin(&g, &cmd) == VK_SUCCESS) {
+                fenns_search_info si = {0};
+                si.particle_count = 100;
+                si.positions = fenns_test_range(&pos, 0, VK_WHOLE_SIZE);
+                si.scratch = fenns_test_range(&scratch, 0, req.size);
+                si.outputs = FENNS_OUTPUT_KERNEL;
+                uint32_t before = g.error_messages;
+                fenns_cmd_search(cmd, p, &si); /* no user set */
+                CHECK(g.error_messages == before + 1, "a kernel search without its user set was not refused");
+                si.user_set = u.set;
+                si.kernel_output = fenns_test_range(&out, 0, 1000); /* < 16 * 100 */
+                fenns_cmd_search(cmd, p, &si);
+                CHECK(g.error_messages == before + 2, "a short kernel_output was not refused");
+                CHECK(fenns_test_submit(&g, cmd) == VK_SUCCESS, "empty command buffer");
+            }
+        }
+        fenns_test_buffer_destroy(&g, &pos);
+        fenns_test_buffer_destroy(&g, &scratch);
+        fenns_test_buffer_destroy(&g, &out);
+        fenns_pipeline_destroy(p);
+    }
+    user_set_destroy(&u);
+    g.quiet = 0;
+    g.error_messages = 0;
+}
+
+/* Coincident particles by the tens of thousands: every kernel call happens,
+ * or (llvmpipe's loop limit) the queries are refused and counted in
+ * incomplete_queries; never a short sum. */
+static void check_loop_limit(void) {
+    scene s;
+    scene_init(&s, "70000-coincident", 70000);
+    for (uint32_t i = 0; i < 3 * s.n; ++i) s.xyz[i] = 1.0f;
+    s.radius = 0.5f;
+    for (int m = 0; m < 2; ++m) {
+        kernel_run a;
+        fenns_result r = run_kernel(&s, (fenns_method)m, g_stats.code, g_stats.size, 0, 0u, &a);
+        CHECK(r == FENNS_SUCCESS, "%s: %s", s.name, fenns_result_string(r));
+        if (r != FENNS_SUCCESS) continue;
+        uint32_t short_sums = 0;
+        for (uint32_t i = 0; i < s.n && a.status.incomplete_queries == 0; ++i)
+            short_sums += a.values[4 * i] != (float)(s.n - 1u) || a.values[4 * i + 3] != (i == 0 ? 1.0f : 0.0f);
+        CHECK(short_sums == 0, "%s/%s: %u particles with short sums", s.name, fenns_method_name((fenns_method)m),
+              short_sums);
+        printf("  %-22s %s: %s\n", s.name, fenns_method_name((fenns_method)m),
+               a.status.incomplete_queries ? "refused by the driver's loop limit (named)" : "exact");
+        free_run(&a);
+    }
+    free(s.xyz);
+}
+
+int main(int argc, char **argv) {
+    int quick = 0;
+    uint32_t shared_memory = 0;
+    for (int a = 1; a < argc; ++a) {
+        if (!strcmp(argv[a], "--quick")) quick = 1;
+        else if (!strcmp(argv[a], "--shared-memory") && a + 1 < argc) shared_memory = (uint32_t)atoi(argv[++a]);
+        else {
+            fprintf(stderr, "usage: %s [--quick] [--shared-memory BYTES]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (fenns_test_gpu_open(&g, shared_memory) != FENNS_SUCCESS) return 1;
+    printf("kernels on %s, subgroup %u, shared memory %u\n", g.limits.device_name, g.limits.subgroup_size,
+           g.limits.shared_memory_budget);
+    check_compile_errors();
+    fenns_result r = fenns_kernel_compile(stats_kernel, "stats.glsl", &g_stats);
+    CHECK(r == FENNS_SUCCESS, "stats kernel: %s\n%s", fenns_result_string(r), g_stats.log ? g_stats.log : "");
+    char *density = NULL;
+    FILE *f = fopen(FENNS_SOURCE_DIR "/samples/kernels/sph_density.glsl", "rb");
+    if (f) {
+        density = calloc(1, 1 << 16);
+        if (density) fread(density, 1, (1 << 16) - 1, f);
+        fclose(f);
+    }
+    r = density ? fenns_kernel_compile(density, "sph_density.glsl", &g_density) : FENNS_ERROR_INVALID_ARGUMENT;
+    CHECK(r == FENNS_SUCCESS, "sph_density kernel: %s\n%s", fenns_result_string(r), g_density.log ? g_density.log : "");
+    free(density);
+    if (failures == 0) {
+        check_bad_arguments();
+        run_scenes(quick);
+        if (!quick) check_loop_limit();
+    }
+    fenns_kernel_spirv_free(&g_stats);
+    fenns_kernel_spirv_free(&g_density);
+    CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
+    printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
+    return failures ? 1 : 0;
+}
