@@ -300,6 +300,85 @@ static const char *csv_field(const char *line, int col, char *buf, size_t size)
 /* fenns bench / fenns profile on small cases: the CSV's shape, the measured
  * average against a CPU count of the same generated set, pass rows, plot,
  * JSON, and bad options. Timings are only checked to be positive. */
+/* fenns run: a counting kernel against the reference lists, for both
+ * methods and with NaN points; a kernel that does not compile (its file and
+ * line in the one error line), a missing kernel file, missing options. */
+static void check_run(const float *xyz_in, uint32_t n, float radius, const char *rtext)
+{
+    static const char kernel[] =
+        "struct fenns_state { uint count; uint min_j; uint max_j; };\n"
+        "void fenns_init(inout fenns_state s, uint i, vec3 pi) { s.count = 0u; s.min_j = 0xFFFFFFFFu; s.max_j = 0u; }\n"
+        "void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float dist2) {\n"
+        "    s.count += 1u; s.min_j = min(s.min_j, j); s.max_j = max(s.max_j, j);\n"
+        "}\n"
+        "vec4 fenns_finish(fenns_state s, uint i, vec3 pi) {\n"
+        "    return vec4(float(s.count), float(s.min_j), float(s.max_j), float(i));\n"
+        "}\n";
+    static const char broken[] = "struct fenns_state { float x; };\n\n\nvoid fenns_init(inout fenns_state s) { oops; }\n";
+    const char *methods[2] = {"fenns", "fenns-paper"};
+    float *xyz = malloc(12u * n);
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    if (!xyz)
+        return;
+    memcpy(xyz, xyz_in, 12u * n);
+    xyz[3 * 5] = NAN;
+    write_f32("run_points.f32", xyz, n);
+    write_or_die(path_of("count.glsl"), kernel, sizeof kernel - 1);
+    write_or_die(path_of("broken.glsl"), broken, sizeof broken - 1);
+    printf("run\n");
+    if (fenns_reference_csr(xyz, n, radius, &ro, &ri) != 0) {
+        CHECK(0, "fenns run: reference failed");
+        free(xyz);
+        return;
+    }
+    for (int m = 0; m < 2; ++m) {
+        const char *out = path_of("values.f32");
+        const char *a[] = {"run", "--input", path_of("run_points.f32"), "--radius", rtext, "--kernel",
+                           path_of("count.glsl"), "--output", out, "--method", methods[m], NULL};
+        run_result r;
+        size_t len = 0;
+        float *v;
+        remove(out);
+        r = run_fenns(a);
+        CHECK(r.status == 0 && count_lines(r.out) == 1, "fenns run (%s): status %d: %s", methods[m], r.status, r.err);
+        v = (float *)slurp(out, &len);
+        CHECK(v && len == 16u * n, "fenns run (%s): %zu bytes written, expected %u", methods[m], len, 16u * n);
+        if (v && len == 16u * n) {
+            uint32_t bad = 0;
+            for (uint32_t i = 0; i < n; ++i) {
+                uint32_t count = (uint32_t)(ro[i + 1] - ro[i]);
+                float lo = count ? (float)ri[ro[i]] : 4294967296.0f, hi = count ? (float)ri[ro[i + 1] - 1] : 0.0f;
+                bad += v[4 * i] != (float)count || v[4 * i + 1] != lo || v[4 * i + 2] != hi || v[4 * i + 3] != (float)i;
+            }
+            CHECK(bad == 0, "fenns run (%s): %u points differ from the reference", methods[m], bad);
+            printf("  ok fenns run --method %s: %u vec4 match the reference\n", methods[m], n);
+        }
+        free(v);
+        run_free(&r);
+    }
+    {
+        const char *a1[] = {"run", "--input", path_of("run_points.f32"), "--radius", rtext, "--kernel",
+                            path_of("broken.glsl"), "--output", path_of("x.f32"), NULL};
+        const char *a2[] = {"run", "--input", path_of("run_points.f32"), "--radius", rtext, "--kernel",
+                            path_of("missing.glsl"), "--output", path_of("x.f32"), NULL};
+        const char *a3[] = {"run", "--input", path_of("run_points.f32"), "--radius", rtext, "--output",
+                            path_of("x.f32"), NULL};
+        const char *a4[] = {"run", "--input", path_of("run_points.f32"), "--radius", rtext, "--kernel",
+                            path_of("count.glsl"), NULL};
+        run_result r = run_fenns(a1);
+        CHECK(r.status == 1 && strncmp(r.err, "fenns: error: ", 14) == 0 && strstr(r.err, "broken.glsl:4"),
+              "a broken kernel: status %d, stderr: %s", r.status, r.err);
+        printf("  ok (status %d) broken kernel: %.*s\n", r.status, (int)strcspn(r.err, "\n"), r.err);
+        run_free(&r);
+        expect_error(a2, 1, "missing.glsl");
+        expect_error(a3, 2, "--kernel");
+        expect_error(a4, 2, "--output");
+    }
+    fenns_reference_free(&ro, &ri);
+    free(xyz);
+}
+
 static void check_bench(void)
 {
     const uint32_t n = 8192;
@@ -580,6 +659,7 @@ int main(int argc, char **argv)
         expect_error(a, 0, "out.csr");
     }
 
+    check_run(xyz, n, radius, rtext);
     free(xyz);
     check_bench();
     if (failures) {

@@ -415,6 +415,9 @@ typedef struct fenns_host_search_info {
     float domain_max[3];
     VkQueue queue;            /* of the context's queue family; used exclusively during the call */
     int counts_only;          /* 1: fill counts (and offsets) only, no lists */
+    const fenns_kernel_info *kernel; /* 0: none. Else run this user kernel (fenns_kernel.h; no
+                                        user_set_layout) instead of writing lists: counts,
+                                        offsets and kernel_values come back, as with counts_only */
 } fenns_host_search_info;
 
 /* CSR result. Its arrays point into memory its producer owns (see
@@ -426,6 +429,7 @@ typedef struct fenns_host_csr {
     uint64_t *offsets;          /* n+1, offsets[n] = m (also with counts_only) */
     uint32_t *indices;          /* m, each list ascending (NULL with counts_only) */
     uint32_t *counts;           /* n */
+    float *kernel_values;       /* with a kernel: 4n, fenns_finish's vec4 of each particle; else NULL */
     fenns_status status;
     double build_ms;            /* GPU timestamps; -1 when unsupported */
     double search_ms;           /* counting + lists */
@@ -462,8 +466,11 @@ void fenns_host_searcher_destroy(fenns_host_searcher searcher);
  *             and the copies of offsets and indices to the readback; wait.
  * With counts_only the offsets are summed on the CPU from the counts.
  *
- * Caching: the pipeline is re-created only when method, radius or domain
- * change, or particle_count exceeds its capacity (which then grows by at
+ * With a kernel, submit 1 runs it (FENNS_OUTPUT_KERNEL | COUNTS) and reads
+ * its values back; there is no submit 2.
+ *
+ * Caching: the pipeline is re-created only when method, radius, domain or
+ * the kernel's SPIR-V (compared by content) change, or particle_count exceeds its capacity (which then grows by at
  * least half); buffers only grow (the lists by at least a quarter), so a
  * steady simulation allocates nothing after its first frames. Memory is
  * kept until fenns_host_searcher_destroy.

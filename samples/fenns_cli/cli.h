@@ -22,6 +22,10 @@ int fenns_cli_info(int argc, char **argv);
  *                 [--device I] [--domain x0,y0,z0,x1,y1,z1] [--stats] */
 int fenns_cli_neighbors(int argc, char **argv);
 
+/* fenns run --input F --radius R --kernel K.glsl --output OUT.f32 [--method M] [--device I]
+ *           [--domain ...] [--stats]: a user neighbour kernel's vec4 per point, raw float32. */
+int fenns_cli_run(int argc, char **argv);
+
 /* fenns bench [--scenario S] [--n N] [--radius R] [--method M|all] [--reps K] [--passes]
  *             [--passes-csv F] [--plot F.svg] [--no-host] [--device I]: CSV of warm timings. */
 int fenns_cli_bench(int argc, char **argv);

@@ -1,4 +1,6 @@
-/* fenns neighbors: neighbour lists of a point file on the GPU (DESIGN.md §4). */
+/* fenns neighbors: neighbour lists of a point file on the GPU; fenns run: a
+ * user neighbour kernel evaluated on a point file. One option parser and
+ * one device setup serve both. */
 #include "cli.h"
 
 #include <errno.h>
@@ -11,6 +13,7 @@
 
 #include <fenns/fenns.h>
 #include <fenns/fenns_headless.h>
+#include <fenns/fenns_kernel.h>
 
 #include "particle_io.h"
 
@@ -38,6 +41,28 @@ static void usage(FILE *out)
             "  --stats          timings, memory, grid sizes and device on stderr\n"
             "\n"
             "Points with NaN or Inf coordinates get no neighbours and are nobody's neighbour.\n");
+}
+
+static void usage_run(FILE *out)
+{
+    fprintf(out,
+            "usage: fenns run --input F --radius R --kernel K.glsl --output OUT.f32 [options]\n"
+            "\n"
+            "Evaluates a user neighbour kernel on every point of F over its neighbours (dist2 <= R*R in\n"
+            "float32) and writes the vec4 that the kernel's fenns_finish returns for every point, in\n"
+            "input order, as raw little-endian float32 (16 bytes a point).\n"
+            "\n"
+            "  --kernel K.glsl  GLSL without #version defining\n"
+            "                     struct fenns_state { ... };\n"
+            "                     void fenns_init(inout fenns_state s, uint i, vec3 pi);\n"
+            "                     void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj,\n"
+            "                                         float dist2);\n"
+            "                     vec4 fenns_finish(fenns_state s, uint i, vec3 pi);\n"
+            "                   called for every neighbour j != i, in a fixed order with --method fenns;\n"
+            "                   fenns_radius() and fenns_particle_count() are there to call\n"
+            "                   (example: samples/kernels/sph_density.glsl)\n"
+            "  --output F       the vec4 per point (required)\n"
+            "  --input, --radius, --method, --device, --domain, --stats: as 'fenns neighbors'\n");
 }
 
 /* One error line; control characters from user input are shown as '?'. */
@@ -145,6 +170,9 @@ static const char *detail(const log_state *st, char *buf, size_t size)
 /* ------------------------------------------------------------------------ */
 
 typedef struct options {
+    int run;            /* fenns run: a kernel instead of lists */
+    const char *kernel; /* fenns run --kernel */
+    const char *command; /* "neighbors" or "run", for messages */
     const char *input;
     const char *output;
     const char *radius_text;
@@ -159,9 +187,11 @@ typedef struct options {
 } options;
 
 /* Returns -1 when the options are good, else the exit status. */
-static int parse_options(int argc, char **argv, options *o)
+static int parse_options(int argc, char **argv, int run, options *o)
 {
     memset(o, 0, sizeof *o);
+    o->run = run;
+    o->command = run ? "run" : "neighbors";
     o->device = -1;
     o->method = FENNS_METHOD_FENNS;
     o->method_name = "fenns";
@@ -174,17 +204,20 @@ static int parse_options(int argc, char **argv, options *o)
         int is_flag;
 
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
+            if (run)
+                usage_run(stdout);
+            else
+                usage(stdout);
             return FENNS_CLI_EXIT_OK;
         }
         if (strncmp(arg, "--", 2) != 0) {
-            error_line("unexpected argument '%s' (try 'fenns neighbors --help')", arg);
+            error_line("unexpected argument '%s' (try 'fenns %s --help')", arg, o->command);
             return FENNS_CLI_EXIT_USAGE;
         }
         eq = strchr(arg, '=');
         len = eq ? (size_t)(eq - arg) : strlen(arg);
         if (len >= sizeof name) {
-            error_line("unknown option '%.40s...' (try 'fenns neighbors --help')", arg);
+            error_line("unknown option '%.40s...' (try 'fenns %s --help')", arg, o->command);
             return FENNS_CLI_EXIT_USAGE;
         }
         memcpy(name, arg, len);
@@ -192,8 +225,9 @@ static int parse_options(int argc, char **argv, options *o)
         is_flag = strcmp(name, "--stats") == 0;
         if (!is_flag && strcmp(name, "--input") != 0 && strcmp(name, "--radius") != 0 &&
             strcmp(name, "--method") != 0 && strcmp(name, "--output") != 0 && strcmp(name, "--device") != 0 &&
-            strcmp(name, "--domain") != 0 && strcmp(name, "--memory-budget") != 0) {
-            error_line("unknown option '%s' (try 'fenns neighbors --help')", name);
+            strcmp(name, "--domain") != 0 && (run || strcmp(name, "--memory-budget") != 0) &&
+            (!run || strcmp(name, "--kernel") != 0)) {
+            error_line("unknown option '%s' (try 'fenns %s --help')", name, o->command);
             return FENNS_CLI_EXIT_USAGE;
         }
         if (is_flag) {
@@ -219,9 +253,15 @@ static int parse_options(int argc, char **argv, options *o)
                 return FENNS_CLI_EXIT_USAGE;
             }
             o->input = val;
-        } else if (strcmp(name, "--output") == 0) {
+        } else if (strcmp(name, "--kernel") == 0) {
             if (!*val) {
-                error_line("--output needs a file name or '-'");
+                error_line("--kernel needs a file name");
+                return FENNS_CLI_EXIT_USAGE;
+            }
+            o->kernel = val;
+        } else if (strcmp(name, "--output") == 0) {
+            if (!*val || (run && strcmp(val, "-") == 0)) {
+                error_line(run ? "--output needs a file name" : "--output needs a file name or '-'");
                 return FENNS_CLI_EXIT_USAGE;
             }
             o->output = val;
@@ -277,11 +317,19 @@ static int parse_options(int argc, char **argv, options *o)
         }
     }
     if (!o->input) {
-        error_line("--input is required (try 'fenns neighbors --help')");
+        error_line("--input is required (try 'fenns %s --help')", o->command);
         return FENNS_CLI_EXIT_USAGE;
     }
     if (!o->radius_text) {
-        error_line("--radius is required (try 'fenns neighbors --help')");
+        error_line("--radius is required (try 'fenns %s --help')", o->command);
+        return FENNS_CLI_EXIT_USAGE;
+    }
+    if (run && !o->kernel) {
+        error_line("--kernel is required (try 'fenns run --help')");
+        return FENNS_CLI_EXIT_USAGE;
+    }
+    if (run && !o->output) {
+        error_line("--output is required (try 'fenns run --help')");
         return FENNS_CLI_EXIT_USAGE;
     }
     return -1;
@@ -298,7 +346,7 @@ static void print_ms(const char *name, double ms)
 static void print_stats(const options *o, uint32_t n, const fenns_host_csr *csr, const fenns_device_limits *lim)
 {
     const fenns_status *st = &csr->status;
-    fprintf(stderr, "fenns neighbors stats:\n");
+    fprintf(stderr, "fenns %s stats:\n", o->command);
     fprintf(stderr, "  %-18s %u\n", "n", n);
     fprintf(stderr, "  %-18s %.9g\n", "radius", (double)o->radius);
     fprintf(stderr, "  %-18s %s\n", "method", o->method_name);
@@ -321,9 +369,79 @@ static void print_stats(const options *o, uint32_t n, const fenns_host_csr *csr,
             (double)st->domain_max[1], (double)st->domain_max[2], o->have_domain ? " (given)" : " (computed)");
 }
 
-int fenns_cli_neighbors(int argc, char **argv)
+/* The kernel file, compiled: 0 on success, else one error line printed. */
+static int compile_kernel(const char *path, fenns_kernel_spirv *out)
+{
+    enum { MAX_KERNEL = 1 << 20 };
+    char *source = NULL;
+    size_t len = 0;
+    int failed = 1;
+    FILE *f = fopen(path, "rb");
+    memset(out, 0, sizeof *out);
+    if (!f) {
+        error_line("cannot open kernel '%s': %s", path, strerror(errno));
+        return 1;
+    }
+    source = malloc(MAX_KERNEL + 1);
+    if (source) {
+        len = fread(source, 1, MAX_KERNEL + 1, f);
+        if (ferror(f))
+            error_line("cannot read kernel '%s': %s", path, strerror(errno));
+        else if (len > MAX_KERNEL)
+            error_line("kernel '%s' is larger than 1 MiB", path);
+        else
+            failed = 0;
+    } else {
+        error_line("out of memory reading kernel '%s'", path);
+    }
+    fclose(f);
+    if (!failed) {
+        const char *base = strrchr(path, '/');
+        fenns_result res;
+        source[len] = '\0';
+        if (strlen(source) != len) {
+            error_line("kernel '%s' contains a NUL byte", path);
+            failed = 1;
+        } else if ((res = fenns_kernel_compile(source, base ? base + 1 : path, out)) != FENNS_SUCCESS) {
+            /* The first message names the file and line; the rest follow it. */
+            const char *log = out->log ? out->log : "";
+            const char *first = strstr(log, "ERROR: ");
+            size_t first_len;
+            first = first ? first : log;
+            first_len = strcspn(first, "\n");
+            error_line("kernel '%s' does not compile: %.*s", path, (int)(first_len < 600 ? first_len : 600), first);
+            if (out->log)
+                fprintf(stderr, "%s", out->log);
+            fenns_kernel_spirv_free(out);
+            failed = 1;
+        }
+    }
+    free(source);
+    return failed;
+}
+
+/* The kernel's vec4 per point, as raw float32. */
+static int write_values(const char *path, const float *values, uint32_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        error_line("cannot create '%s': %s", path, strerror(errno));
+        return 1;
+    }
+    size_t wrote = n ? fwrite(values, 16, n, f) : 0;
+    int bad = wrote != n;
+    if (fclose(f) != 0 || bad) {
+        error_line("cannot write '%s': %s", path, strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+static int neighbors_or_run(int argc, char **argv, int run)
 {
     options o;
+    fenns_kernel_spirv kernel_spirv;
+    fenns_kernel_info kernel_info;
     float *xyz = NULL;
     uint32_t n = 0, nonfinite = 0;
     char err[1024];
@@ -340,13 +458,18 @@ int fenns_cli_neighbors(int argc, char **argv)
     fenns_result res;
     int have_csr = 0;
     int status = FENNS_CLI_EXIT_FAILURE;
-    int rc = parse_options(argc, argv, &o);
+    int rc = parse_options(argc, argv, run, &o);
     if (rc >= 0)
         return rc;
+    memset(&kernel_spirv, 0, sizeof kernel_spirv);
 
     /* The file before the device: bad input fails fast and in one line. */
     if (fenns_io_read_points(o.input, &xyz, &n, &nonfinite, err, sizeof err)) {
         error_line("%s", err);
+        return FENNS_CLI_EXIT_FAILURE;
+    }
+    if (run && compile_kernel(o.kernel, &kernel_spirv)) {
+        free(xyz);
         return FENNS_CLI_EXIT_FAILURE;
     }
     if (nonfinite > 0)
@@ -396,6 +519,12 @@ int fenns_cli_neighbors(int argc, char **argv)
     }
     si.queue = fenns_headless_queue(headless);
     si.counts_only = (o.output == NULL && !o.stats) ? 1 : 0;
+    if (run) {
+        kernel_info.spirv = kernel_spirv.code;
+        kernel_info.spirv_size = kernel_spirv.size;
+        kernel_info.user_set_layout = VK_NULL_HANDLE;
+        si.kernel = &kernel_info;
+    }
     memset(&csr, 0, sizeof csr);
     res = fenns_host_search(context, &si, &csr);
     if (res != FENNS_SUCCESS) {
@@ -404,14 +533,26 @@ int fenns_cli_neighbors(int argc, char **argv)
     }
     have_csr = 1;
     if (csr.particle_count != n || !csr.offsets || csr.offsets[n] != csr.total ||
-        (!si.counts_only && csr.total > 0 && !csr.indices) || csr.status.list_overflow != 0) {
+        (!run && !si.counts_only && csr.total > 0 && !csr.indices) || (run && n > 0 && !csr.kernel_values) ||
+        csr.status.list_overflow != 0) {
         error_line("search returned inconsistent lists (n %llu of %u, m %llu, %u overflowed)",
                    (unsigned long long)csr.particle_count, n, (unsigned long long)csr.total,
                    csr.status.list_overflow);
         goto done;
     }
 
-    if (o.output) {
+    if (run) {
+        if (write_values(o.output, csr.kernel_values, n))
+            goto done;
+        printf("%s: %u points, radius %.9g, method %s, kernel %s: %llu neighbours visited (%.3f per point), "
+               "%u invalid -> %s\n",
+               o.input, n, (double)o.radius, o.method_name, o.kernel, (unsigned long long)csr.total,
+               n ? (double)csr.total / (double)n : 0.0, csr.status.invalid_count, o.output);
+        if (fflush(stdout) != 0) {
+            error_line("write error on standard output: %s", strerror(errno));
+            goto done;
+        }
+    } else if (o.output) {
         if (fenns_io_write_csr(o.output, n, csr.offsets, csr.indices, err, sizeof err)) {
             error_line("%s", err);
             goto done;
@@ -442,6 +583,11 @@ done:
         fenns_host_csr_free(context, &csr);
     fenns_context_destroy(context);
     fenns_headless_destroy(headless);
+    fenns_kernel_spirv_free(&kernel_spirv);
     free(xyz);
     return status;
 }
+
+int fenns_cli_neighbors(int argc, char **argv) { return neighbors_or_run(argc, argv, 0); }
+
+int fenns_cli_run(int argc, char **argv) { return neighbors_or_run(argc, argv, 1); }

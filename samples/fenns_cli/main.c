@@ -16,6 +16,8 @@ static void usage(FILE *out)
             "  neighbors   fixed-radius neighbour lists of a point file:\n"
             "              fenns neighbors --input F --radius R [--method fenns|fenns-paper]\n"
             "                              [--output F|-] [--device I] [--domain x0,y0,z0,x1,y1,z1] [--stats]\n"
+            "  run         a user neighbour kernel (GLSL) on every point of a file:\n"
+            "              fenns run --input F --radius R --kernel K.glsl --output OUT.f32 [...]\n"
             "  bench       warm GPU timings of the benchmark scenarios as CSV (fenns bench --help)\n"
             "  profile     per-pass GPU times of one case (fenns profile --help)\n"
             "\n"
@@ -49,10 +51,8 @@ int main(int argc, char **argv)
         return fenns_cli_bench(argc - 1, argv + 1);
     if (strcmp(cmd, "profile") == 0)
         return fenns_cli_profile(argc - 1, argv + 1);
-    if (strcmp(cmd, "run") == 0) {
-        fprintf(stderr, "fenns: error: command '%s' is not implemented yet\n", cmd);
-        return FENNS_CLI_EXIT_USAGE;
-    }
+    if (strcmp(cmd, "run") == 0)
+        return fenns_cli_run(argc - 1, argv + 1);
     if (cmd[0] == '-')
         fprintf(stderr, "fenns: error: unknown option '%s' (try 'fenns --help')\n", cmd);
     else

@@ -103,8 +103,9 @@ static fenns_search_info search_info(fenns_host_searcher s, const run_state *rs,
     return si;
 }
 
-/* Submit 1: upload, build, counting search, status and counts to the readback. */
-static fenns_result record_counts(fenns_host_searcher s, run_state *rs) {
+/* Submit 1: upload, build, counting (or kernel) search, status and counts
+ * (and the kernel's values) to the readback. */
+static fenns_result record_counts(fenns_host_searcher s, run_state *rs, int kernel) {
     const fenns_vk *vk = &s->ctx->vk;
     VkResult r = begin(s);
     if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkBeginCommandBuffer");
@@ -115,7 +116,9 @@ static fenns_result record_counts(fenns_host_searcher s, run_state *rs) {
     barrier(s->cmd, vk, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             VK_ACCESS_SHADER_READ_BIT);
     rs->counts_profile = (fenns_profile){s->timestamps, FENNS_HOST_TS_COUNTS_BEGIN, 0, {0}, {0}};
-    fenns_search_info si = search_info(s, rs, FENNS_OUTPUT_COUNTS, 0, &rs->counts_profile);
+    fenns_search_info si = search_info(s, rs, kernel ? FENNS_OUTPUT_KERNEL | FENNS_OUTPUT_COUNTS : FENNS_OUTPUT_COUNTS,
+                                       0, &rs->counts_profile);
+    if (kernel) si.kernel_output = (fenns_buffer_range){s->values.buffer, 0, 16u * (VkDeviceSize)(n ? n : 1u)};
     fenns_build_info b = {n, si.positions, rs->scratch, NULL};
     if (s->timestamps)
         vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timestamps, FENNS_HOST_TS_BUILD_BEGIN);
@@ -136,6 +139,7 @@ static fenns_result record_counts(fenns_host_searcher s, run_state *rs) {
     fenns_pipeline_get_scratch_layout(s->pipeline, n, &sl);
     copy(s, &s->scratch, sl.status_offset, &s->readback, rs->layout.status, sizeof(fenns_status));
     copy(s, &s->counts, 0, &s->readback, rs->layout.counts, 4u * (VkDeviceSize)n);
+    if (kernel) copy(s, &s->values, 0, &s->values_readback, 0, 16u * (VkDeviceSize)n);
     barrier(s->cmd, vk, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_HOST_BIT,
             VK_ACCESS_HOST_READ_BIT);
     return FENNS_SUCCESS;
@@ -220,12 +224,12 @@ static fenns_result run(fenns_host_searcher s, const fenns_host_search_info *inf
     fenns_memory_requirements req;
     fenns_pipeline_get_scratch_requirements(s->pipeline, rs.n, &req);
     rs.scratch = (fenns_buffer_range){s->scratch.buffer, 0, req.size};
-    int lists = !info->counts_only;
+    int kernel = info->kernel != NULL, lists = !info->counts_only && !kernel;
 
     pack_positions(info, s->upload.mapped);
     VkResult r = fenns__host_buffer_flush(s->ctx, &s->upload);
     if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkFlushMappedMemoryRanges");
-    fr = record_counts(s, &rs);
+    fr = record_counts(s, &rs, kernel);
     if (fr == FENNS_SUCCESS) fr = submit_and_wait(s, info->queue);
     fenns_status status;
     if (fr == FENNS_SUCCESS) fr = read_status(s, &rs, &status);
@@ -268,6 +272,11 @@ static fenns_result run(fenns_host_searcher s, const fenns_host_search_info *inf
     }
     fr = read_timings(s, &rs, lists, out);
     if (fr != FENNS_SUCCESS) return fr;
+    if (kernel) {
+        r = fenns__host_buffer_invalidate(s->ctx, &s->values_readback);
+        if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkInvalidateMappedMemoryRanges");
+        out->kernel_values = s->values_readback.mapped;
+    }
     out->particle_count = rs.n;
     out->total = total;
     out->offsets = offsets;

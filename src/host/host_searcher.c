@@ -72,20 +72,28 @@ void fenns_host_searcher_destroy(fenns_host_searcher s) {
     if (!s) return;
     fenns_context ctx = s->ctx;
     const fenns_vk *vk = &ctx->vk;
-    fenns_host_buffer *buffers[] = {&s->upload, &s->positions, &s->scratch, &s->counts,
-                                    &s->offsets, &s->indices, &s->readback, &s->lists_readback};
+    fenns_host_buffer *buffers[] = {&s->upload,   &s->positions,      &s->scratch, &s->counts,         &s->offsets,
+                                    &s->indices,  &s->readback,       &s->lists_readback, &s->values,
+                                    &s->values_readback};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) fenns__host_buffer_destroy(ctx, buffers[i]);
     if (s->timestamps) vk->vkDestroyQueryPool(ctx->device, s->timestamps, ctx->allocator);
     if (s->fence) vk->vkDestroyFence(ctx->device, s->fence, ctx->allocator);
     if (s->pool) vk->vkDestroyCommandPool(ctx->device, s->pool, NULL);
     fenns_pipeline_destroy(s->pipeline);
+    fenns__free(ctx, s->kernel_code);
     fenns__free(ctx, s);
 }
 
-static int same_config(const fenns_pipeline_create_info *a, const fenns_host_search_info *b) {
+static int same_kernel(fenns_host_searcher s, const fenns_kernel_info *k) {
+    if (!k) return s->kernel_code == NULL;
+    return s->kernel_code && s->kernel_size == k->spirv_size && !memcmp(s->kernel_code, k->spirv, k->spirv_size);
+}
+
+static int same_config(fenns_host_searcher s, const fenns_host_search_info *b) {
+    const fenns_pipeline_create_info *a = &s->config;
     return a->method == b->method && a->radius == b->radius &&
            !memcmp(a->domain_min, b->domain_min, sizeof a->domain_min) &&
-           !memcmp(a->domain_max, b->domain_max, sizeof a->domain_max);
+           !memcmp(a->domain_max, b->domain_max, sizeof a->domain_max) && same_kernel(s, b->kernel);
 }
 
 /* A pipeline for info with room for at least `needed` particles: the old
@@ -93,7 +101,12 @@ static int same_config(const fenns_pipeline_create_info *a, const fenns_host_sea
  * it was too small. The old pipeline is kept until the new one exists. */
 static fenns_result ensure_pipeline(fenns_host_searcher s, const fenns_host_search_info *info) {
     uint32_t needed = info->particle_count ? info->particle_count : 1u;
-    if (s->pipeline && same_config(&s->config, info) && needed <= s->config.max_particles) return FENNS_SUCCESS;
+    if (s->pipeline && same_config(s, info) && needed <= s->config.max_particles) return FENNS_SUCCESS;
+    if (info->kernel && info->kernel->user_set_layout) {
+        fenns__log(s->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: a kernel with a user_set_layout needs the "
+                                            "recording API (the host search binds no set of the caller's)");
+        return FENNS_ERROR_INVALID_ARGUMENT;
+    }
     uint64_t capacity = needed;
     if (s->pipeline) {
         uint64_t old = s->config.max_particles, grown = old + old / 2u;
@@ -106,6 +119,14 @@ static fenns_result ensure_pipeline(fenns_host_searcher s, const fenns_host_sear
     pci.max_particles = (uint32_t)capacity;
     memcpy(pci.domain_min, info->domain_min, sizeof pci.domain_min);
     memcpy(pci.domain_max, info->domain_max, sizeof pci.domain_max);
+    pci.kernel = info->kernel;
+    /* The kernel's SPIR-V, kept to tell a later run's kernel from this one. */
+    uint32_t *code = NULL;
+    if (info->kernel && info->kernel->spirv && info->kernel->spirv_size) {
+        code = fenns__alloc(s->ctx, info->kernel->spirv_size);
+        if (!code) return FENNS_ERROR_OUT_OF_HOST_MEMORY;
+        memcpy(code, info->kernel->spirv, info->kernel->spirv_size);
+    }
     fenns_pipeline p = NULL;
     fenns_result r = fenns_pipeline_create(s->ctx, &pci, &p);
     if (r == FENNS_ERROR_TOO_LARGE && pci.max_particles > needed) { /* the headroom, not the run, is too large */
@@ -115,11 +136,16 @@ static fenns_result ensure_pipeline(fenns_host_searcher s, const fenns_host_sear
     if (r != FENNS_SUCCESS) {
         fenns__log(s->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: no pipeline for %u particles: %s", needed,
                    fenns_result_string(r));
+        fenns__free(s->ctx, code);
         return r;
     }
     fenns_pipeline_destroy(s->pipeline);
     s->pipeline = p;
     s->config = pci;
+    s->config.kernel = NULL; /* the caller's; kernel_code is the searcher's copy */
+    fenns__free(s->ctx, s->kernel_code);
+    s->kernel_code = code;
+    s->kernel_size = code ? info->kernel->spirv_size : 0u;
     return FENNS_SUCCESS;
 }
 
@@ -148,6 +174,12 @@ fenns_result fenns__host_searcher_prepare(fenns_host_searcher s, const fenns_hos
     if (r == VK_SUCCESS)
         r = fenns__host_buffer_reserve(ctx, &s->readback, fenns__host_readback_layout(capacity).size,
                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT, FENNS_HOST_MEMORY_READBACK, "the readback");
+    if (r == VK_SUCCESS && info->kernel)
+        r = fenns__host_buffer_reserve(ctx, &s->values, 16u * capacity, out, FENNS_HOST_MEMORY_DEVICE,
+                                       "the kernel values");
+    if (r == VK_SUCCESS && info->kernel)
+        r = fenns__host_buffer_reserve(ctx, &s->values_readback, 16u * capacity, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                       FENNS_HOST_MEMORY_READBACK, "the kernel value readback");
     return fenns__from_vk(r);
 }
 
@@ -178,5 +210,6 @@ fenns_result fenns__host_searcher_reserve_lists(fenns_host_searcher s, uint64_t 
 
 uint64_t fenns__host_searcher_memory(fenns_host_searcher s) {
     return s->upload.allocated + s->positions.allocated + s->scratch.allocated + s->counts.allocated +
-           s->offsets.allocated + s->indices.allocated + s->readback.allocated + s->lists_readback.allocated;
+           s->offsets.allocated + s->indices.allocated + s->readback.allocated + s->lists_readback.allocated +
+           s->values.allocated + s->values_readback.allocated;
 }

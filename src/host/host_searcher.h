@@ -24,6 +24,9 @@ struct fenns_host_searcher_T {
     fenns_host_buffer scratch, counts, offsets, indices;
     fenns_host_buffer readback;       /* status | counts | offsets, cached host memory */
     fenns_host_buffer lists_readback; /* indices, cached host memory */
+    fenns_host_buffer values, values_readback; /* a kernel's vec4 per particle, device and cached host */
+    uint32_t *kernel_code; /* a copy of the pipeline's kernel SPIR-V (NULL: none) */
+    size_t kernel_size;
 };
 
 /* Offsets in `readback` for a capacity of n particles (256-byte aligned). */
