@@ -396,7 +396,7 @@ static void check_bench(void)
     run_result r = run_fenns(a);
     CHECK(r.status == 0, "bench: status %d: %s", r.status, r.err);
     CHECK(count_lines(r.out) == 3 && strncmp(r.out, "method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,"
-                                                  "csr_ms,host_ms,gpu_mem_bytes,device\n", 99) == 0,
+                                                  "csr_ms,kernel_ms,host_ms,gpu_mem_bytes,device\n", 110) == 0,
           "bench: expected the header and 2 rows, got: %s", r.out);
     const char *row = strchr(r.out, '\n');
     for (int k = 0; k < 2 && row; ++k, row = strchr(row + 1, '\n')) {
@@ -404,9 +404,9 @@ static void check_bench(void)
         CHECK(strcmp(csv_field(row + 1, 0, f, sizeof f), k ? "fenns-paper" : "fenns") == 0, "bench row %d method %s", k, f);
         double avg = atof(csv_field(row + 1, 5, f, sizeof f));
         CHECK(fabs(avg - want) < 0.006, "bench row %d: avg_neighbors %g, the CPU count gives %.3f", k, avg, want);
-        for (int col = 6; col <= 9; ++col)
+        for (int col = 6; col <= 10; ++col)
             CHECK(atof(csv_field(row + 1, col, f, sizeof f)) > 0.0, "bench row %d: column %d is %s", k, col, f);
-        CHECK(strtoull(csv_field(row + 1, 10, f, sizeof f), NULL, 10) > 16u * n, "bench row %d: gpu_mem_bytes %s", k, f);
+        CHECK(strtoull(csv_field(row + 1, 11, f, sizeof f), NULL, 10) > 16u * n, "bench row %d: gpu_mem_bytes %s", k, f);
     }
     run_free(&r);
     char *passes = slurp(path_of("passes.csv"), NULL);

@@ -517,7 +517,7 @@ static void check_bad_arguments(void) {
  * incomplete_queries; never a short sum. */
 static void check_loop_limit(void) {
     scene s;
-    scene_init(&s, "70000-coincident", 70000);
+    scene_init(&s, "300000-coincident", 300000);
     for (uint32_t i = 0; i < 3 * s.n; ++i) s.xyz[i] = 1.0f;
     s.radius = 0.5f;
     for (int m = 0; m < 2; ++m) {

@@ -10,7 +10,9 @@
 
 #include <volk.h>
 
-const char *const bench_call_names[BENCH_CALLS] = {"build", "counts", "csr"};
+#include "fenns_kernel_sph_density.spv.h" /* fenns_add_kernel, at build time */
+
+const char *const bench_call_names[BENCH_CALLS] = {"build", "counts", "csr", "kernel"};
 
 #define WARMUP 3u
 #define QUERIES_PER_CALL (FENNS_MAX_PROFILED_PASSES + 1u)
@@ -118,7 +120,7 @@ static double now_ms(void) {
 typedef struct case_state {
     bench_gpu g;
     fenns_pipeline pipeline;
-    gpu_buffer positions, scratch, counts, offsets, indices, status, upload;
+    gpu_buffer positions, scratch, counts, offsets, indices, status, upload, values;
     fenns_profile *profiles; /* (WARMUP + reps) * BENCH_CALLS */
     uint64_t *timestamps;
     double *samples;
@@ -134,6 +136,7 @@ static void case_free(case_state *s) {
     buffer_destroy(g, &s->indices);
     buffer_destroy(g, &s->status);
     buffer_destroy(g, &s->upload);
+    buffer_destroy(g, &s->values);
     fenns_pipeline_destroy(s->pipeline);
     if (g->queries) vkDestroyQueryPool(g->device, g->queries, NULL);
     if (g->fence) vkDestroyFence(g->device, g->fence, NULL);
@@ -155,7 +158,8 @@ static void case_free(case_state *s) {
         if (r_ != VK_SUCCESS) FAIL("%s failed (VkResult %d)", what, (int)r_);     \
     } while (0)
 
-/* Records one build + counts search + CSR search, with profiles. */
+/* Records one build + counts search + CSR search + density kernel search,
+ * with profiles. */
 static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int sorted_order, fenns_profile *profile) {
     const fenns_output_flags order = sorted_order ? FENNS_OUTPUT_SORTED_ORDER : 0u;
     fenns_build_info b = {n, whole(&s->positions), whole(&s->scratch), &profile[BENCH_BUILD]};
@@ -174,6 +178,11 @@ static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int
     si.offsets = whole(&s->offsets);
     si.indices = whole(&s->indices);
     si.profile = &profile[BENCH_CSR];
+    fenns_cmd_search(cmd, s->pipeline, &si);
+    full_barrier(cmd);
+    si.outputs = FENNS_OUTPUT_KERNEL | order;
+    si.kernel_output = whole(&s->values);
+    si.profile = &profile[BENCH_KERNEL];
     fenns_cmd_search(cmd, s->pipeline, &si);
     full_barrier(cmd);
 }
@@ -215,6 +224,8 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     pci.max_particles = n ? n : 1u;
     memcpy(pci.domain_min, c->domain_min, sizeof pci.domain_min);
     memcpy(pci.domain_max, c->domain_max, sizeof pci.domain_max);
+    fenns_kernel_info density = {fenns_kernel_sph_density, sizeof fenns_kernel_sph_density, VK_NULL_HANDLE};
+    pci.kernel = &density;
     fenns_result fr = fenns_pipeline_create(context, &pci, &s.pipeline);
     if (fr != FENNS_SUCCESS) FAIL("fenns_pipeline_create: %s", fenns_result_string(fr));
     fenns_memory_requirements req;
@@ -225,6 +236,7 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     VK_TRY(buffer_create(&s.g, 4u * (VkDeviceSize)n, 0, &s.counts), "counts buffer");
     VK_TRY(buffer_create(&s.g, 8u * ((VkDeviceSize)n + 1u), 0, &s.offsets), "offsets buffer");
     VK_TRY(buffer_create(&s.g, sizeof(fenns_status), 1, &s.status), "status buffer");
+    VK_TRY(buffer_create(&s.g, 16u * (VkDeviceSize)n, 0, &s.values), "kernel values buffer");
     float *v4 = s.upload.mapped;
     for (uint32_t i = 0; i < n; ++i) {
         memcpy(v4 + 4u * i, c->xyz + 3u * i, 3u * sizeof(float));

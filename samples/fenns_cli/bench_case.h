@@ -2,8 +2,9 @@
  * One benchmark case of `fenns bench` / `fenns profile`, measured the way an
  * engine runs fenns: pipeline and buffers made once, then warm-up iterations
  * and `reps` measured iterations recorded back to back into one command
- * buffer (build, counts search, CSR search), GPU timestamps between passes
- * (fenns_profile), medians.
+ * buffer (build, counts search, CSR search, and a search running the
+ * built-in SPH density kernel, samples/kernels/sph_density.glsl), GPU
+ * timestamps between passes (fenns_profile), medians.
  */
 #ifndef FENNS_BENCH_CASE_H
 #define FENNS_BENCH_CASE_H
@@ -13,9 +14,9 @@
 #include <fenns/fenns.h>
 #include <fenns/fenns_headless.h>
 
-/* The three recorded calls of one iteration. */
-enum { BENCH_BUILD, BENCH_COUNTS, BENCH_CSR, BENCH_CALLS };
-extern const char *const bench_call_names[BENCH_CALLS]; /* "build", "counts", "csr" */
+/* The recorded calls of one iteration. */
+enum { BENCH_BUILD, BENCH_COUNTS, BENCH_CSR, BENCH_KERNEL, BENCH_CALLS };
+extern const char *const bench_call_names[BENCH_CALLS]; /* "build", "counts", "csr", "kernel" */
 
 typedef struct bench_case {
     fenns_method method;

@@ -32,9 +32,11 @@ static void usage(FILE *out, int profile) {
             "                   [--sorted-order]\n"
             "\n"
             "Prints CSV, one row per (method, case):\n"
-            "  method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,csr_ms,host_ms,gpu_mem_bytes,device\n"
+            "  method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,csr_ms,kernel_ms,host_ms,\n"
+            "  gpu_mem_bytes,device\n"
             "build_ms: fenns_cmd_build; counts_ms: a counts search after it; csr_ms: a CSR search (count,\n"
-            "offsets scan, fill); GPU time between timestamps, median of K (default 10) iterations recorded\n"
+            "offsets scan, fill); kernel_ms: a search running the SPH density kernel\n"
+            "(samples/kernels/sph_density.glsl, a vec4 per particle, no lists); GPU time between timestamps, median of K (default 10) iterations recorded\n"
             "back to back after 3 warm-up iterations, pipeline and buffers made once. host_ms: wall time of\n"
             "a kept fenns_host_searcher's run (host positions in, lists in host memory out), median of K\n"
             "after a warm-up.\n"
@@ -279,9 +281,9 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                         if (profile) continue;
                         char host[32] = "";
                         if (res.host_ms >= 0.0) snprintf(host, sizeof host, "%.3f", res.host_ms);
-                        printf("%s,%s,%u,%g,%g,%.3f,%.4f,%.4f,%.4f,%s,%llu,%s\n", label, sc->name, n, (double)r,
+                        printf("%s,%s,%u,%g,%g,%.3f,%.4f,%.4f,%.4f,%.4f,%s,%llu,%s\n", label, sc->name, n, (double)r,
                                (double)scene, res.total_neighbors / (double)n, res.call_ms[BENCH_BUILD],
-                               res.call_ms[BENCH_COUNTS], res.call_ms[BENCH_CSR], host,
+                               res.call_ms[BENCH_COUNTS], res.call_ms[BENCH_CSR], res.call_ms[BENCH_KERNEL], host,
                                (unsigned long long)res.gpu_mem_bytes, st->limits.device_name);
                         fflush(stdout);
                         if (st->passes) print_pass_rows(st->passes, label, sc->name, n, r, &res);
@@ -348,14 +350,17 @@ static int bench_or_profile(int argc, char **argv, int profile) {
         st.passes = stderr;
     }
     if (st.passes) fputs(pass_header, st.passes);
-    if (!profile) printf("method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,csr_ms,host_ms,gpu_mem_bytes,device\n");
+    if (!profile)
+        printf("method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,csr_ms,kernel_ms,host_ms,gpu_mem_bytes,"
+               "device\n");
     bench_result last;
     memset(&last, 0, sizeof last);
     int rows = run_cases(&o, profile, &st, &last);
     int ok = rows > 0;
     if (!ok) error_line("no case could be run on %s", st.limits.device_name);
     if (ok && profile) {
-        double total = last.call_ms[BENCH_BUILD] + last.call_ms[BENCH_COUNTS] + last.call_ms[BENCH_CSR];
+        double total = last.call_ms[BENCH_BUILD] + last.call_ms[BENCH_COUNTS] + last.call_ms[BENCH_CSR] +
+                       last.call_ms[BENCH_KERNEL];
         printf("%s, %s n=%u r=%g, %s, avg %.2f neighbours, median of %u\n", st.limits.device_name, o.scenario, o.n,
                (double)o.radius, o.method, last.total_neighbors / (double)o.n, o.reps);
         printf("%-7s %-22s %10s %7s %14s %8s\n", "call", "pass", "ms", "share", "bytes", "GB/s");
