@@ -1,4 +1,4 @@
-# fenns_add_kernel(<target> <kernel.glsl> [NAME <identifier>])
+# fenns_add_kernel(<target> <kernel.glsl> [NAME <identifier>] [INCLUDES <dir>...])
 #
 # Compiles a user neighbour kernel (the contract is in fenns/fenns_kernel.h)
 # into fenns' search shader at build time, with no compiler linked into the
@@ -8,10 +8,16 @@
 #   static const uint32_t <NAME>[];   (SPIR-V words; sizeof gives the bytes)
 # for fenns_kernel_info.spirv. <target> gets the directory on its include
 # path and rebuilds when the kernel changes. NAME defaults to
-# fenns_kernel_<file name without extension>. A compile error stops the
-# build with the kernel's file and line.
+# fenns_kernel_<file name without extension>. The kernel may #include files
+# from INCLUDES (and rebuilds when the listed DEPENDS change). A compile
+# error stops the build with the kernel's file and line.
 function(fenns_add_kernel target kernel)
-  cmake_parse_arguments(ARG "" "NAME" "" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME" "INCLUDES;DEPENDS" ${ARGN})
+  set(include_flags)
+  foreach(dir ${ARG_INCLUDES})
+    get_filename_component(dir ${dir} ABSOLUTE)
+    list(APPEND include_flags -I${dir})
+  endforeach()
   get_filename_component(kernel ${kernel} ABSOLUTE)
   get_filename_component(stem ${kernel} NAME_WE)
   if(NOT ARG_NAME)
@@ -32,8 +38,9 @@ function(fenns_add_kernel target kernel)
     VERBATIM)
   add_custom_command(
     OUTPUT ${header}
-    COMMAND ${FENNS_GLSLANG_VALIDATOR} -V --target-env vulkan1.1 --quiet --vn ${ARG_NAME} -o ${header} ${comp}
-    DEPENDS ${comp}
+    COMMAND ${FENNS_GLSLANG_VALIDATOR} -V --target-env vulkan1.1 --quiet ${include_flags} --vn ${ARG_NAME}
+            -o ${header} ${comp}
+    DEPENDS ${comp} ${ARG_DEPENDS}
     COMMENT "glslang ${stem} kernel"
     VERBATIM)
   add_custom_target(${target}_${ARG_NAME} DEPENDS ${header})

@@ -1,0 +1,24 @@
+// The dam break's density kernel (fenns_add_kernel): rho_i = m sum_j W(r_ij)
+// with the cubic spline of smoothing length h = r/2 (support r), the
+// particle's own term included. Returns (rho, pressure, neighbours, 0).
+// The mass and the spline come from sph_common.glsl.
+#include "sph_common.glsl"
+
+struct fenns_state {
+    float rho;
+    uint count;
+};
+
+void fenns_init(inout fenns_state s, uint i, vec3 pi) {
+    s.rho = SPH_MASS() * spline_w(0.0);
+    s.count = 0u;
+}
+
+void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float dist2) {
+    s.rho += SPH_MASS() * spline_w(sqrt(dist2));
+    s.count += 1u;
+}
+
+vec4 fenns_finish(fenns_state s, uint i, vec3 pi) {
+    return vec4(s.rho, tait_pressure(s.rho), float(s.count), 0.0);
+}
