@@ -4,6 +4,8 @@
 # parts that each fit one 10-minute call:
 #   bash bench/h100_bench.sh a   # sph50 (2^20..2^26), dam, cluster, sph50 in sorted order
 #   bash bench/h100_bench.sh b   # s1, s2, s3
+#   bash bench/h100_bench.sh k   # user kernels (issue 8): kernel_ms beside counts_ms for
+#                                # sph50, and fenns-sph at 10^6 particles (sph_log.txt, frames)
 # Results land flat in $OUT: bench_<part>.csv (DESIGN.md section 5 columns),
 # passes_<part>.csv (per-pass medians), plot_s1.svg, plot_s3.svg, info.txt.
 set -u
@@ -27,6 +29,13 @@ if [ "$part" = a ]; then
     bench --scenario sph50 --n 16777216 --method fenns --sorted-order --no-host
     bench --scenario dam
     bench --scenario cluster
+elif [ "$part" = k ]; then
+    bench --scenario sph50 --n 1048576 --no-host
+    bench --scenario sph50 --n 4194304 --no-host
+    bench --scenario sph50 --n 16777216 --method fenns --no-host
+    bench --scenario dam --no-host
+    "$B/fenns-sph" --particles 1000000 --steps 3000 --frames 3 --out "$OUT" > "$OUT/sph_log.txt" 2>&1
+    "$B/fenns-sph" --particles 4000000 --steps 100 --frames 0 >> "$OUT/sph_log.txt" 2>&1
 else
     bench --scenario s1 --plot "$OUT/plot_s1.svg"
     bench --scenario s2 --no-host

@@ -1,25 +1,28 @@
 // SPH density with the poly6 kernel (Müller et al. 2003), unit masses and
-// the smoothing length h = the search radius: rho_i = W(0) + sum_j W(r_ij).
-// Returns (rho, neighbours, 0, 0). `fenns bench` times it as kernel_ms;
-// `fenns run --kernel samples/kernels/sph_density.glsl` evaluates it.
+// the smoothing length h = the search radius: rho_i = W(0) + sum_j W(r_ij),
+// W(r) = 315 / (64 pi h^9) (h^2 - r^2)^3. The constant factor is applied
+// once in fenns_finish, so a neighbour costs a subtraction, two products
+// and a sum. Returns (rho, neighbours, 0, 0). `fenns bench` times it as
+// kernel_ms; `fenns run --kernel samples/kernels/sph_density.glsl`
+// evaluates it.
 struct fenns_state {
-    float rho;
+    float sum; // sum of (h^2 - r^2)^3, the particle itself included
     uint count;
 };
 
-float poly6(float r2, float h) {
-    float h2 = h * h, d = h2 - r2;
-    return 315.0 / (64.0 * 3.14159265 * pow(h, 9.0)) * d * d * d;
-}
-
 void fenns_init(inout fenns_state s, uint i, vec3 pi) {
-    s.rho = poly6(0.0, fenns_radius());
+    float h2 = fenns_radius() * fenns_radius();
+    s.sum = h2 * h2 * h2;
     s.count = 0u;
 }
 
 void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float dist2) {
-    s.rho += poly6(dist2, fenns_radius());
+    float d = fenns_radius() * fenns_radius() - dist2;
+    s.sum += d * d * d;
     s.count += 1u;
 }
 
-vec4 fenns_finish(fenns_state s, uint i, vec3 pi) { return vec4(s.rho, float(s.count), 0.0, 0.0); }
+vec4 fenns_finish(fenns_state s, uint i, vec3 pi) {
+    float h = fenns_radius(), h3 = h * h * h;
+    return vec4(315.0 / (64.0 * 3.14159265 * h3 * h3 * h3) * s.sum, float(s.count), 0.0, 0.0);
+}
