@@ -380,7 +380,9 @@ typedef struct fenns_search_info {
  * Records:  compute dispatches (the main one indirect, its workgroup count read
  *           from the scratch), fills of the scratch, barriers between its passes;
  *           with SORTED_ORDER and sorted_to_original, a copy of the permutation.
- * Requires: a fenns_cmd_build on the same positions and scratch, made visible
+ * Requires: a fenns_cmd_build on the same positions and scratch (by this pipeline,
+ *           or by one created from the same create info but `kernel`: the kernel
+ *           does not change the plan, so several kernels search one build), made visible
  *           to COMPUTE_SHADER reads and writes and TRANSFER reads and writes
  *           (fenns_cmd_build_to_search_barrier
  *           records exactly that barrier); prior accesses to counts, offsets,
