@@ -423,6 +423,28 @@ static void check_compile_errors(void) {
     fenns_kernel_spirv_free(NULL);
 }
 
+/* Positions and output for 100 particles and the pipeline's scratch. */
+static int refusal_buffers(fenns_pipeline p, fenns_test_buffer b[3], fenns_search_info *si) {
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(p, 100, &req);
+    memset(b, 0, 3 * sizeof *b);
+    memset(si, 0, sizeof *si);
+    int ok = fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &b[0]) ==
+                 VK_SUCCESS &&
+             fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &b[1]) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &b[2]) ==
+                 VK_SUCCESS;
+    si->particle_count = 100;
+    si->positions = fenns_test_range(&b[0], 0, VK_WHOLE_SIZE);
+    si->scratch = fenns_test_range(&b[1], 0, req.size);
+    si->kernel_output = fenns_test_range(&b[2], 0, VK_WHOLE_SIZE);
+    return ok;
+}
+
+static void refusal_buffers_destroy(fenns_test_buffer b[3]) {
+    for (int k = 0; k < 3; ++k) fenns_test_buffer_destroy(&g, &b[k]);
+}
+
 /* Bad arguments are refused with a logged error and nothing recorded. */
 static void check_bad_arguments(void) {
     g.quiet = 1;
@@ -441,21 +463,11 @@ static void check_bad_arguments(void) {
     /* A pipeline without a kernel refuses KERNEL searches. */
     pci.kernel = NULL;
     CHECK(fenns_pipeline_create(g.context, &pci, &p) == FENNS_SUCCESS, "pipeline");
-    fenns_memory_requirements req;
-    fenns_pipeline_get_scratch_requirements(p, 100, &req);
-    fenns_test_buffer pos = {0}, scratch = {0}, out = {0};
-    if (fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &pos) ==
-            VK_SUCCESS &&
-        fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
-        fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &out) ==
-            VK_SUCCESS) {
+    fenns_test_buffer bufs[3];
+    fenns_search_info si;
+    if (refusal_buffers(p, bufs, &si)) {
         VkCommandBuffer cmd;
         if (fenns_test_begin(&g, &cmd) == VK_SUCCESS) {
-            fenns_search_info si = {0};
-            si.particle_count = 100;
-            si.positions = fenns_test_range(&pos, 0, VK_WHOLE_SIZE);
-            si.scratch = fenns_test_range(&scratch, 0, req.size);
-            si.kernel_output = fenns_test_range(&out, 0, VK_WHOLE_SIZE);
             uint32_t before = g.error_messages;
             si.outputs = FENNS_OUTPUT_KERNEL;
             fenns_cmd_search(cmd, p, &si);
@@ -466,9 +478,7 @@ static void check_bad_arguments(void) {
             CHECK(fenns_test_submit(&g, cmd) == VK_SUCCESS, "empty command buffer");
         }
     }
-    fenns_test_buffer_destroy(&g, &pos);
-    fenns_test_buffer_destroy(&g, &scratch);
-    fenns_test_buffer_destroy(&g, &out);
+    refusal_buffers_destroy(bufs);
     fenns_pipeline_destroy(p);
 
     /* With a kernel: KERNEL with a too-small output, and without the user
@@ -479,32 +489,24 @@ static void check_bad_arguments(void) {
         pci.kernel = &k2;
         p = NULL;
         CHECK(fenns_pipeline_create(g.context, &pci, &p) == FENNS_SUCCESS, "pipeline with the mass_sum kernel");
-        fenns_pipeline_get_scratch_requirements(p, 100, &req);
-        if (p && fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &pos) ==
-                     VK_SUCCESS &&
-            fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
-            fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &out) ==
-                VK_SUCCESS) {
+        if (p && refusal_buffers(p, bufs, &si)) {
             VkCommandBuffer cmd;
             if (fenns_test_begin(&g, &cmd) == VK_SUCCESS) {
-                fenns_search_info si = {0};
-                si.particle_count = 100;
-                si.positions = fenns_test_range(&pos, 0, VK_WHOLE_SIZE);
-                si.scratch = fenns_test_range(&scratch, 0, req.size);
+                fenns_buffer_range full = si.kernel_output;
+                si.kernel_output = (fenns_buffer_range){VK_NULL_HANDLE, 0, 0};
                 si.outputs = FENNS_OUTPUT_KERNEL;
                 uint32_t before = g.error_messages;
                 fenns_cmd_search(cmd, p, &si); /* no user set */
                 CHECK(g.error_messages == before + 1, "a kernel search without its user set was not refused");
                 si.user_set = u.set;
-                si.kernel_output = fenns_test_range(&out, 0, 1000); /* < 16 * 100 */
+                si.kernel_output = full;
+                si.kernel_output.range = 1000; /* < 16 * 100 */
                 fenns_cmd_search(cmd, p, &si);
                 CHECK(g.error_messages == before + 2, "a short kernel_output was not refused");
                 CHECK(fenns_test_submit(&g, cmd) == VK_SUCCESS, "empty command buffer");
             }
         }
-        fenns_test_buffer_destroy(&g, &pos);
-        fenns_test_buffer_destroy(&g, &scratch);
-        fenns_test_buffer_destroy(&g, &out);
+        refusal_buffers_destroy(bufs);
         fenns_pipeline_destroy(p);
     }
     user_set_destroy(&u);

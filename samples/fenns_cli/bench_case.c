@@ -10,19 +10,14 @@
 
 #include <volk.h>
 
+#include "sample_gpu.h"
+
 #include "fenns_kernel_sph_density.spv.h" /* fenns_add_kernel, at build time */
 
 const char *const bench_call_names[BENCH_CALLS] = {"build", "counts", "csr", "kernel"};
 
 #define WARMUP 3u
 #define QUERIES_PER_CALL (FENNS_MAX_PROFILED_PASSES + 1u)
-
-typedef struct gpu_buffer {
-    VkBuffer buffer;
-    VkDeviceMemory memory;
-    VkDeviceSize size;
-    void *mapped;
-} gpu_buffer;
 
 typedef struct bench_gpu {
     VkDevice device;
@@ -32,41 +27,6 @@ typedef struct bench_gpu {
     VkFence fence;
     VkQueryPool queries;
 } bench_gpu;
-
-static VkResult buffer_create(const bench_gpu *g, VkDeviceSize size, int host, gpu_buffer *out) {
-    memset(out, 0, sizeof *out);
-    VkBufferCreateInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size ? size : 4u,
-                               .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                               .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
-    VkResult r = vkCreateBuffer(g->device, &info, NULL, &out->buffer);
-    if (r != VK_SUCCESS) return r;
-    out->size = info.size;
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(g->device, out->buffer, &req);
-    VkPhysicalDeviceMemoryProperties mem;
-    vkGetPhysicalDeviceMemoryProperties(g->physical_device, &mem);
-    VkMemoryPropertyFlags want = host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                      : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < mem.memoryTypeCount && type == UINT32_MAX; ++i)
-        if ((req.memoryTypeBits & (1u << i)) && (mem.memoryTypes[i].propertyFlags & want) == want) type = i;
-    if (type == UINT32_MAX) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-                                  .memoryTypeIndex = type};
-    r = vkAllocateMemory(g->device, &alloc, NULL, &out->memory);
-    if (r == VK_SUCCESS) r = vkBindBufferMemory(g->device, out->buffer, out->memory, 0);
-    if (r == VK_SUCCESS && host) r = vkMapMemory(g->device, out->memory, 0, VK_WHOLE_SIZE, 0, &out->mapped);
-    return r;
-}
-
-static void buffer_destroy(const bench_gpu *g, gpu_buffer *b) {
-    if (b->buffer) vkDestroyBuffer(g->device, b->buffer, NULL);
-    if (b->memory) vkFreeMemory(g->device, b->memory, NULL);
-    memset(b, 0, sizeof *b);
-}
-
-static fenns_buffer_range whole(const gpu_buffer *b) { return (fenns_buffer_range){b->buffer, 0, b->size}; }
 
 static VkResult begin(const bench_gpu *g, VkCommandBuffer *cmd) {
     VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = g->pool,
@@ -88,19 +48,6 @@ static VkResult submit(const bench_gpu *g, VkCommandBuffer cmd) {
     return r;
 }
 
-/* Every earlier write (compute, transfer) visible to every later access. */
-static void full_barrier(VkCommandBuffer cmd) {
-    VkMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                         .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
-                                          VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
-                             VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                         0, 1, &b, 0, NULL, 0, NULL);
-}
-
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
@@ -120,7 +67,7 @@ static double now_ms(void) {
 typedef struct case_state {
     bench_gpu g;
     fenns_pipeline pipeline;
-    gpu_buffer positions, scratch, counts, offsets, indices, status, upload, values;
+    sample_buffer positions, scratch, counts, offsets, indices, status, upload, values;
     fenns_profile *profiles; /* (WARMUP + reps) * BENCH_CALLS */
     uint64_t *timestamps;
     double *samples;
@@ -129,14 +76,14 @@ typedef struct case_state {
 static void case_free(case_state *s) {
     const bench_gpu *g = &s->g;
     if (g->device) vkDeviceWaitIdle(g->device);
-    buffer_destroy(g, &s->positions);
-    buffer_destroy(g, &s->scratch);
-    buffer_destroy(g, &s->counts);
-    buffer_destroy(g, &s->offsets);
-    buffer_destroy(g, &s->indices);
-    buffer_destroy(g, &s->status);
-    buffer_destroy(g, &s->upload);
-    buffer_destroy(g, &s->values);
+    sample_buffer_destroy(g->device, &s->positions);
+    sample_buffer_destroy(g->device, &s->scratch);
+    sample_buffer_destroy(g->device, &s->counts);
+    sample_buffer_destroy(g->device, &s->offsets);
+    sample_buffer_destroy(g->device, &s->indices);
+    sample_buffer_destroy(g->device, &s->status);
+    sample_buffer_destroy(g->device, &s->upload);
+    sample_buffer_destroy(g->device, &s->values);
     fenns_pipeline_destroy(s->pipeline);
     if (g->queries) vkDestroyQueryPool(g->device, g->queries, NULL);
     if (g->fence) vkDestroyFence(g->device, g->fence, NULL);
@@ -162,7 +109,7 @@ static void case_free(case_state *s) {
  * with profiles. */
 static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int sorted_order, fenns_profile *profile) {
     const fenns_output_flags order = sorted_order ? FENNS_OUTPUT_SORTED_ORDER : 0u;
-    fenns_build_info b = {n, whole(&s->positions), whole(&s->scratch), &profile[BENCH_BUILD]};
+    fenns_build_info b = {n, sample_whole(&s->positions), sample_whole(&s->scratch), &profile[BENCH_BUILD]};
     fenns_cmd_build(cmd, s->pipeline, &b);
     fenns_cmd_build_to_search_barrier(cmd, s->pipeline);
     fenns_search_info si = {0};
@@ -170,21 +117,21 @@ static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int
     si.positions = b.positions;
     si.scratch = b.scratch;
     si.outputs = FENNS_OUTPUT_COUNTS | order;
-    si.counts = whole(&s->counts);
+    si.counts = sample_whole(&s->counts);
     si.profile = &profile[BENCH_COUNTS];
     fenns_cmd_search(cmd, s->pipeline, &si);
-    full_barrier(cmd);
+    sample_full_barrier(cmd);
     si.outputs = FENNS_OUTPUT_CSR | order;
-    si.offsets = whole(&s->offsets);
-    si.indices = whole(&s->indices);
+    si.offsets = sample_whole(&s->offsets);
+    si.indices = sample_whole(&s->indices);
     si.profile = &profile[BENCH_CSR];
     fenns_cmd_search(cmd, s->pipeline, &si);
-    full_barrier(cmd);
+    sample_full_barrier(cmd);
     si.outputs = FENNS_OUTPUT_KERNEL | order;
-    si.kernel_output = whole(&s->values);
+    si.kernel_output = sample_whole(&s->values);
     si.profile = &profile[BENCH_KERNEL];
     fenns_cmd_search(cmd, s->pipeline, &si);
-    full_barrier(cmd);
+    sample_full_barrier(cmd);
 }
 
 static void copy_status(VkCommandBuffer cmd, case_state *s, uint32_t n) {
@@ -192,7 +139,7 @@ static void copy_status(VkCommandBuffer cmd, case_state *s, uint32_t n) {
     fenns_pipeline_get_scratch_layout(s->pipeline, n, &layout);
     VkBufferCopy c = {layout.status_offset, 0, sizeof(fenns_status)};
     vkCmdCopyBuffer(cmd, s->scratch.buffer, s->status.buffer, 1, &c);
-    full_barrier(cmd);
+    sample_full_barrier(cmd);
 }
 
 int bench_case_run(fenns_headless headless, fenns_context context, const bench_case *c, bench_result *out,
@@ -230,13 +177,13 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     if (fr != FENNS_SUCCESS) FAIL("fenns_pipeline_create: %s", fenns_result_string(fr));
     fenns_memory_requirements req;
     fenns_pipeline_get_scratch_requirements(s.pipeline, n, &req);
-    VK_TRY(buffer_create(&s.g, 16u * (VkDeviceSize)n, 0, &s.positions), "positions buffer");
-    VK_TRY(buffer_create(&s.g, 16u * (VkDeviceSize)n, 1, &s.upload), "upload buffer");
-    VK_TRY(buffer_create(&s.g, req.size, 0, &s.scratch), "scratch buffer");
-    VK_TRY(buffer_create(&s.g, 4u * (VkDeviceSize)n, 0, &s.counts), "counts buffer");
-    VK_TRY(buffer_create(&s.g, 8u * ((VkDeviceSize)n + 1u), 0, &s.offsets), "offsets buffer");
-    VK_TRY(buffer_create(&s.g, sizeof(fenns_status), 1, &s.status), "status buffer");
-    VK_TRY(buffer_create(&s.g, 16u * (VkDeviceSize)n, 0, &s.values), "kernel values buffer");
+    VK_TRY(sample_buffer_create(s.g.device, s.g.physical_device, 16u * (VkDeviceSize)n, 0, &s.positions), "positions buffer");
+    VK_TRY(sample_buffer_create(s.g.device, s.g.physical_device, 16u * (VkDeviceSize)n, 1, &s.upload), "upload buffer");
+    VK_TRY(sample_buffer_create(s.g.device, s.g.physical_device, req.size, 0, &s.scratch), "scratch buffer");
+    VK_TRY(sample_buffer_create(s.g.device, s.g.physical_device, 4u * (VkDeviceSize)n, 0, &s.counts), "counts buffer");
+    VK_TRY(sample_buffer_create(s.g.device, s.g.physical_device, 8u * ((VkDeviceSize)n + 1u), 0, &s.offsets), "offsets buffer");
+    VK_TRY(sample_buffer_create(s.g.device, s.g.physical_device, sizeof(fenns_status), 1, &s.status), "status buffer");
+    VK_TRY(sample_buffer_create(s.g.device, s.g.physical_device, 16u * (VkDeviceSize)n, 0, &s.values), "kernel values buffer");
     float *v4 = s.upload.mapped;
     for (uint32_t i = 0; i < n; ++i) {
         memcpy(v4 + 4u * i, c->xyz + 3u * i, 3u * sizeof(float));
@@ -248,8 +195,8 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     VK_TRY(begin(&s.g, &cmd), "vkBeginCommandBuffer");
     VkBufferCopy up = {0, 0, 16u * (VkDeviceSize)(n ? n : 1u)};
     vkCmdCopyBuffer(cmd, s.upload.buffer, s.positions.buffer, 1, &up);
-    full_barrier(cmd);
-    fenns_build_info b = {n, whole(&s.positions), whole(&s.scratch), NULL};
+    sample_full_barrier(cmd);
+    fenns_build_info b = {n, sample_whole(&s.positions), sample_whole(&s.scratch), NULL};
     fenns_cmd_build(cmd, s.pipeline, &b);
     fenns_cmd_build_to_search_barrier(cmd, s.pipeline);
     fenns_search_info si = {0};
@@ -257,15 +204,15 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     si.positions = b.positions;
     si.scratch = b.scratch;
     si.outputs = FENNS_OUTPUT_COUNTS;
-    si.counts = whole(&s.counts);
+    si.counts = sample_whole(&s.counts);
     fenns_cmd_search(cmd, s.pipeline, &si);
-    full_barrier(cmd);
+    sample_full_barrier(cmd);
     copy_status(cmd, &s, n);
     VK_TRY(submit(&s.g, cmd), "the sizing submit");
     memcpy(&out->status, s.status.mapped, sizeof out->status);
     if (out->status.incomplete_queries) FAIL("the driver's loop limit cuts this search short");
     uint64_t m = out->status.total_neighbors;
-    VK_TRY(buffer_create(&s.g, 4u * (m ? m : 1u), 0, &s.indices), "lists buffer");
+    VK_TRY(sample_buffer_create(s.g.device, s.g.physical_device, 4u * (m ? m : 1u), 0, &s.indices), "lists buffer");
 
     /* The measured run: warm-up and measured iterations back to back. */
     VK_TRY(begin(&s.g, &cmd), "vkBeginCommandBuffer");

@@ -28,6 +28,7 @@
 #include <fenns/fenns_headless.h>
 
 #include "png_write.h"
+#include "sample_gpu.h"
 #include "sph_params.h"
 
 #include "fenns_kernel_dam_density.spv.h"
@@ -44,12 +45,6 @@ typedef struct options {
     int device;
 } options;
 
-typedef struct buffer {
-    VkBuffer buffer;
-    VkDeviceMemory memory;
-    VkDeviceSize size;
-    void *mapped;
-} buffer;
 
 /* Everything the run holds; released by teardown() whatever failed. */
 typedef struct sim {
@@ -67,7 +62,7 @@ typedef struct sim {
     VkPipeline integrate, splat;
     VkDescriptorPool descriptor_pool;
     VkDescriptorSet kernel_set, integrate_set, splat_set;
-    buffer params, positions, velocities, fluid, accel, scratch, image, readback;
+    sample_buffer params, positions, velocities, fluid, accel, scratch, image, readback;
     uint32_t n;
 } sim;
 
@@ -81,54 +76,6 @@ static int fail(const char *what, VkResult r) {
         VkResult r_ = (call);                     \
         if (r_ != VK_SUCCESS) return fail(what, r_); \
     } while (0)
-
-static VkResult buffer_create(sim *s, VkDeviceSize size, int host, buffer *out) {
-    memset(out, 0, sizeof *out);
-    VkBufferCreateInfo info = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO, .size = size ? size : 16u,
-                               .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                                        VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                               .sharingMode = VK_SHARING_MODE_EXCLUSIVE};
-    VkResult r = vkCreateBuffer(s->device, &info, NULL, &out->buffer);
-    if (r != VK_SUCCESS) return r;
-    out->size = info.size;
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(s->device, out->buffer, &req);
-    VkPhysicalDeviceMemoryProperties mem;
-    vkGetPhysicalDeviceMemoryProperties(s->physical_device, &mem);
-    VkMemoryPropertyFlags want = host ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                      : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    uint32_t type = UINT32_MAX;
-    for (uint32_t i = 0; i < mem.memoryTypeCount && type == UINT32_MAX; ++i)
-        if ((req.memoryTypeBits & (1u << i)) && (mem.memoryTypes[i].propertyFlags & want) == want) type = i;
-    if (type == UINT32_MAX) return VK_ERROR_OUT_OF_DEVICE_MEMORY;
-    VkMemoryAllocateInfo alloc = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = req.size,
-                                  .memoryTypeIndex = type};
-    r = vkAllocateMemory(s->device, &alloc, NULL, &out->memory);
-    if (r == VK_SUCCESS) r = vkBindBufferMemory(s->device, out->buffer, out->memory, 0);
-    if (r == VK_SUCCESS && host) r = vkMapMemory(s->device, out->memory, 0, VK_WHOLE_SIZE, 0, &out->mapped);
-    return r;
-}
-
-static void buffer_destroy(sim *s, buffer *b) {
-    if (b->buffer) vkDestroyBuffer(s->device, b->buffer, NULL);
-    if (b->memory) vkFreeMemory(s->device, b->memory, NULL);
-    memset(b, 0, sizeof *b);
-}
-
-static fenns_buffer_range whole(const buffer *b) { return (fenns_buffer_range){b->buffer, 0, b->size}; }
-
-/* Compute (and transfer) writes -> every later compute, transfer and host access. */
-static void barrier(VkCommandBuffer cmd) {
-    VkMemoryBarrier b = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-                         .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT |
-                                          VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT |
-                                          VK_ACCESS_INDIRECT_COMMAND_READ_BIT | VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT |
-                             VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_HOST_BIT,
-                         0, 1, &b, 0, NULL, 0, NULL);
-}
 
 static VkResult submit_and_wait(sim *s, VkCommandBuffer cmd) {
     VkSubmitInfo si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};
@@ -168,7 +115,7 @@ static VkResult own_pipeline(sim *s, const uint32_t *code, size_t size, uint32_t
     return r;
 }
 
-static VkResult allocate_set(sim *s, VkDescriptorSetLayout layout, VkDescriptorSet *set, const buffer *const *bufs,
+static VkResult allocate_set(sim *s, VkDescriptorSetLayout layout, VkDescriptorSet *set, const sample_buffer *const *bufs,
                              uint32_t count) {
     VkDescriptorSetAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
                                       .descriptorPool = s->descriptor_pool, .descriptorSetCount = 1,
@@ -329,13 +276,13 @@ static int setup(sim *s, const options *o, float *spacing_out, float *dt_out) {
     *dt_out = dt;
 
     VkDeviceSize v4 = 16u * (VkDeviceSize)s->n;
-    VkResult r = buffer_create(s, sizeof params, 1, &s->params);
-    if (r == VK_SUCCESS) r = buffer_create(s, v4, 0, &s->positions);
-    if (r == VK_SUCCESS) r = buffer_create(s, v4, 0, &s->velocities);
-    if (r == VK_SUCCESS) r = buffer_create(s, v4, 0, &s->fluid);
-    if (r == VK_SUCCESS) r = buffer_create(s, v4, 0, &s->accel);
-    if (r == VK_SUCCESS) r = buffer_create(s, 4u * IMAGE_W * IMAGE_H, 1, &s->image);
-    if (r == VK_SUCCESS) r = buffer_create(s, v4 + 256u, 1, &s->readback);
+    VkResult r = sample_buffer_create(s->device, s->physical_device, sizeof params, 1, &s->params);
+    if (r == VK_SUCCESS) r = sample_buffer_create(s->device, s->physical_device, v4, 0, &s->positions);
+    if (r == VK_SUCCESS) r = sample_buffer_create(s->device, s->physical_device, v4, 0, &s->velocities);
+    if (r == VK_SUCCESS) r = sample_buffer_create(s->device, s->physical_device, v4, 0, &s->fluid);
+    if (r == VK_SUCCESS) r = sample_buffer_create(s->device, s->physical_device, v4, 0, &s->accel);
+    if (r == VK_SUCCESS) r = sample_buffer_create(s->device, s->physical_device, 4u * IMAGE_W * IMAGE_H, 1, &s->image);
+    if (r == VK_SUCCESS) r = sample_buffer_create(s->device, s->physical_device, v4 + 256u, 1, &s->readback);
     if (r != VK_SUCCESS) {
         free(xyzw);
         return fail("creating the buffers", r);
@@ -372,7 +319,7 @@ static int setup(sim *s, const options *o, float *spacing_out, float *dt_out) {
     }
     fenns_memory_requirements req;
     fenns_pipeline_get_scratch_requirements(s->density, s->n, &req);
-    r = buffer_create(s, req.size, 0, &s->scratch);
+    r = sample_buffer_create(s->device, s->physical_device, req.size, 0, &s->scratch);
     if (r != VK_SUCCESS) {
         free(xyzw);
         return fail("creating the scratch", r);
@@ -386,9 +333,9 @@ static int setup(sim *s, const options *o, float *spacing_out, float *dt_out) {
     VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 3,
                                       .poolSizeCount = 1, .pPoolSizes = &ps};
     if (r == VK_SUCCESS) r = vkCreateDescriptorPool(s->device, &dpi, NULL, &s->descriptor_pool);
-    const buffer *kernel_bufs[3] = {&s->params, &s->velocities, &s->fluid};
-    const buffer *integrate_bufs[4] = {&s->params, &s->positions, &s->velocities, &s->accel};
-    const buffer *splat_bufs[3] = {&s->positions, &s->velocities, &s->image};
+    const sample_buffer *kernel_bufs[3] = {&s->params, &s->velocities, &s->fluid};
+    const sample_buffer *integrate_bufs[4] = {&s->params, &s->positions, &s->velocities, &s->accel};
+    const sample_buffer *splat_bufs[3] = {&s->positions, &s->velocities, &s->image};
     if (r == VK_SUCCESS) r = allocate_set(s, s->kernel_layout, &s->kernel_set, kernel_bufs, 3);
     if (r == VK_SUCCESS) r = allocate_set(s, s->integrate_layout, &s->integrate_set, integrate_bufs, 4);
     if (r == VK_SUCCESS) r = allocate_set(s, s->splat_layout, &s->splat_set, splat_bufs, 3);
@@ -418,7 +365,7 @@ static int setup(sim *s, const options *o, float *spacing_out, float *dt_out) {
     VkBufferCopy c = {0, 0, v4};
     vkCmdCopyBuffer(s->frame_cmd, s->readback.buffer, s->positions.buffer, 1, &c);
     vkCmdFillBuffer(s->frame_cmd, s->velocities.buffer, 0, VK_WHOLE_SIZE, 0u);
-    barrier(s->frame_cmd);
+    sample_full_barrier(s->frame_cmd);
     VK_CHECK(vkEndCommandBuffer(s->frame_cmd), "vkEndCommandBuffer");
     VK_CHECK(submit_and_wait(s, s->frame_cmd), "the upload");
     return 0;
@@ -430,9 +377,9 @@ static int record_steps(sim *s, uint32_t count) {
     VK_CHECK(vkResetCommandBuffer(s->steps_cmd, 0), "vkResetCommandBuffer");
     VK_CHECK(vkBeginCommandBuffer(s->steps_cmd, &bi), "vkBeginCommandBuffer");
     VkCommandBuffer cmd = s->steps_cmd;
-    barrier(cmd); /* the previous submission's integrate -> this build */
+    sample_full_barrier(cmd); /* the previous submission's integrate -> this build */
     for (uint32_t k = 0; k < count; ++k) {
-        fenns_build_info b = {s->n, whole(&s->positions), whole(&s->scratch), NULL};
+        fenns_build_info b = {s->n, sample_whole(&s->positions), sample_whole(&s->scratch), NULL};
         fenns_cmd_build(cmd, s->density, &b);
         fenns_cmd_build_to_search_barrier(cmd, s->density);
         fenns_search_info si = {0};
@@ -440,27 +387,27 @@ static int record_steps(sim *s, uint32_t count) {
         si.positions = b.positions;
         si.scratch = b.scratch;
         si.outputs = FENNS_OUTPUT_KERNEL;
-        si.kernel_output = whole(&s->fluid);
+        si.kernel_output = sample_whole(&s->fluid);
         si.user_set = s->kernel_set;
         fenns_cmd_search(cmd, s->density, &si);
-        barrier(cmd);
+        sample_full_barrier(cmd);
         /* The forces pipeline has the density pipeline's plan (same create
          * info but the kernel), so it searches the same build. */
-        si.kernel_output = whole(&s->accel);
+        si.kernel_output = sample_whole(&s->accel);
         fenns_cmd_search(cmd, s->forces, &si);
-        barrier(cmd);
+        sample_full_barrier(cmd);
         uint32_t n = s->n;
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->integrate);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->integrate_pl, 0, 1, &s->integrate_set, 0, NULL);
         vkCmdPushConstants(cmd, s->integrate_pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, &n);
         vkCmdDispatch(cmd, (n + 255u) / 256u, 1, 1);
-        barrier(cmd);
+        sample_full_barrier(cmd);
     }
     fenns_scratch_layout layout;
     fenns_pipeline_get_scratch_layout(s->density, s->n, &layout);
     VkBufferCopy status = {layout.status_offset, 0, sizeof(fenns_status)};
     vkCmdCopyBuffer(cmd, s->scratch.buffer, s->readback.buffer, 1, &status);
-    barrier(cmd);
+    sample_full_barrier(cmd);
     VK_CHECK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
     return 0;
 }
@@ -472,13 +419,13 @@ static int write_frame(sim *s, const char *dir, uint32_t index) {
     VK_CHECK(vkResetCommandBuffer(cmd, 0), "vkResetCommandBuffer");
     VK_CHECK(vkBeginCommandBuffer(cmd, &bi), "vkBeginCommandBuffer");
     vkCmdFillBuffer(cmd, s->image.buffer, 0, VK_WHOLE_SIZE, 0u);
-    barrier(cmd);
+    sample_full_barrier(cmd);
     uint32_t push[4] = {s->n, IMAGE_W, IMAGE_H, s->n > 200000u ? 0u : s->n > 30000u ? 1u : 2u};
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->splat);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, s->splat_pl, 0, 1, &s->splat_set, 0, NULL);
     vkCmdPushConstants(cmd, s->splat_pl, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof push, push);
     vkCmdDispatch(cmd, (s->n + 255u) / 256u, 1, 1);
-    barrier(cmd);
+    sample_full_barrier(cmd);
     VK_CHECK(vkEndCommandBuffer(cmd), "vkEndCommandBuffer");
     VK_CHECK(submit_and_wait(s, cmd), "drawing a frame");
     char path[4096];
@@ -501,7 +448,7 @@ static int density_error(sim *s, double *mean, double *largest) {
     VK_CHECK(vkBeginCommandBuffer(s->frame_cmd, &bi), "vkBeginCommandBuffer");
     VkBufferCopy c = {0, 256u, 16u * (VkDeviceSize)s->n};
     vkCmdCopyBuffer(s->frame_cmd, s->fluid.buffer, s->readback.buffer, 1, &c);
-    barrier(s->frame_cmd);
+    sample_full_barrier(s->frame_cmd);
     VK_CHECK(vkEndCommandBuffer(s->frame_cmd), "vkEndCommandBuffer");
     VK_CHECK(submit_and_wait(s, s->frame_cmd), "reading the densities");
     const float *fluid = (const float *)((const char *)s->readback.mapped + 256);
@@ -518,9 +465,9 @@ static int density_error(sim *s, double *mean, double *largest) {
 
 static void teardown(sim *s) {
     if (s->device) vkDeviceWaitIdle(s->device);
-    buffer *bufs[] = {&s->params, &s->positions, &s->velocities, &s->fluid, &s->accel, &s->scratch, &s->image,
+    sample_buffer *bufs[] = {&s->params, &s->positions, &s->velocities, &s->fluid, &s->accel, &s->scratch, &s->image,
                       &s->readback};
-    for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k) buffer_destroy(s, bufs[k]);
+    for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; ++k) sample_buffer_destroy(s->device, bufs[k]);
     if (s->fence) vkDestroyFence(s->device, s->fence, NULL);
     if (s->pool) vkDestroyCommandPool(s->device, s->pool, NULL);
     if (s->descriptor_pool) vkDestroyDescriptorPool(s->device, s->descriptor_pool, NULL);
