@@ -11,6 +11,22 @@
 # fenns_kernel_<file name without extension>. The kernel may #include files
 # from INCLUDES (and rebuilds when the listed DEPENDS change). A compile
 # error stops the build with the kernel's file and line.
+# Installed (next to fenns_kernel_paths.cmake), the template and the splice
+# script are found from this file's folder; in fenns' own build they are set
+# before it is included.
+if(NOT FENNS_KERNEL_HEAD AND EXISTS ${CMAKE_CURRENT_LIST_DIR}/fenns_kernel_paths.cmake)
+  include(${CMAKE_CURRENT_LIST_DIR}/fenns_kernel_paths.cmake)
+  get_filename_component(FENNS_KERNEL_SHARE_DIR ${FENNS_KERNEL_SHARE_DIR} ABSOLUTE)
+  set(FENNS_KERNEL_HEAD ${FENNS_KERNEL_SHARE_DIR}/fenns_kernel_head.glsl)
+  set(FENNS_KERNEL_TAIL ${FENNS_KERNEL_SHARE_DIR}/fenns_kernel_tail.glsl)
+endif()
+if(NOT FENNS_KERNEL_SPLICE_SCRIPT)
+  set(FENNS_KERNEL_SPLICE_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/fenns_kernel_splice.cmake)
+endif()
+if(NOT FENNS_GLSLANG_VALIDATOR)
+  find_program(FENNS_GLSLANG_VALIDATOR glslangValidator REQUIRED)
+endif()
+
 function(fenns_add_kernel target kernel)
   cmake_parse_arguments(ARG "" "NAME" "INCLUDES;DEPENDS" ${ARGN})
   set(include_flags)
