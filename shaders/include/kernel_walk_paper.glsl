@@ -5,7 +5,7 @@
 // cell's face). Candidates come in the build's order, which fenns-paper's
 // atomics vary from run to run: the neighbours are always the same, but a
 // kernel's float sums may round differently (fenns gives them bit-identical).
-// Needs local_grid_fenns.glsl (visit_run, s_neighbour_key).
+// Needs local_grid_fenns.glsl (visit_part, s_neighbour_key).
 
 // Where the k-th of the 27 cells' candidates lie in the sorted particles.
 uvec2 paper_candidates(uint k) {
@@ -35,10 +35,11 @@ uint search_query_paper(uint q) {
         atomicAdd(prm.incomplete_queries, 1u);
         return 0u;
     }
+    s.self = q;
     fenns_init(s.user, s.index, s.p);
     for (uint k = 0u; k < 27u; ++k) {
         uvec2 r = paper_candidates(k);
-        visit_run(s, r.x, r.y);
+        visit_part(s, r.x, r.y);
     }
     finish_kernel(s.id, s.index, s.p, s.count, s.user);
     return s.count;

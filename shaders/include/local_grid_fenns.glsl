@@ -62,6 +62,7 @@ struct query_state {
     uint count;
 #ifdef FENNS_KERNEL
     fenns_state user; // the user kernel's (search_kernel.comp)
+    uint self;        // the query's sorted position, cut out of its run (visit_part)
 #else
     list_target target;
     uvec4 quad; // the list's last four entries, oldest in x (not yet stored)
@@ -116,11 +117,11 @@ void flush_list(query_state s) {
 // Candidate c, at sorted position j.
 void visit(inout query_state s, uvec4 c, uint j) {
 #ifdef FENNS_KERNEL
-    // The user kernel sees neighbours only (never the query itself), by
-    // original index, in the loop's fixed order.
+    // The user kernel sees neighbours only (the query itself is cut out of
+    // its run by visit_part), by original index, in the loop's fixed order.
     vec3 pj = uintBitsToFloat(c.xyz);
     float d2 = distance2(s.p, pj);
-    if (c.w == s.index || !(d2 <= prm.radius2)) return;
+    if (!(d2 <= prm.radius2)) return;
     ++s.count;
     fenns_neighbor(s.user, s.index, c.w, s.p, pj, d2);
     return;
@@ -147,6 +148,22 @@ void visit_run(inout query_state s, uint begin, uint end) {
     for (; j < end; ++j) visit(s, load_sorted(j), j);
 }
 
+// A run of candidates. With a kernel, the query's own sorted position is cut
+// out of the run that holds it, so no candidate needs an index comparison
+// and the kernel's branch is the distance test alone (H100, sph50 4M, the
+// density kernel: 3.06 -> 2.68 ms, against 2.19 for the counting search;
+// counting hits without a branch as well measured 2.75).
+void visit_part(inout query_state s, uint begin, uint end) {
+#ifdef FENNS_KERNEL
+    if (s.self - begin < end - begin) {
+        visit_run(s, begin, s.self);
+        visit_run(s, s.self + 1u, end);
+        return;
+    }
+#endif
+    visit_run(s, begin, end);
+}
+
 uint local_index(uint x, uint y, uint z, uint local_dim) { return (z * local_dim + y) * local_dim + x; }
 
 // Whether the query's loops stay within the driver's limit (llvmpipe counts
@@ -170,6 +187,7 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     s.count = 0u;
     s.id = output_index(s.index, q);
 #ifdef FENNS_KERNEL
+    s.self = q;
     fenns_init(s.user, s.index, s.p);
 #else
     s.target = list_target_of(s.id);
@@ -192,7 +210,7 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
             uint x = x0 + (l - first);
             uint part_end = x < reach ? reach : x < reach + split ? reach + split : x1 + 1u;
             uint m = min(last, first + (part_end - x0) - 1u);
-            visit_run(s, s_local_start[l], s_local_start[m] + s_local_count[m]);
+            visit_part(s, s_local_start[l], s_local_start[m] + s_local_count[m]);
             l = m + 1u;
         }
     }
