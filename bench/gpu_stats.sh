@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `fenns neighbors --stats` on a real GPU (the device machine): uniform sets
-# from DESIGN.md §5's generator, both variants, 5 runs each, plus the CLI
+# from docs/benchmarks.md's generator, both variants, 5 runs each, plus the CLI
 # correctness test (CLI output against the CPU reference) on that GPU.
 # Usage: bench/gpu_stats.sh BIN_DIR OUT_DIR
 set -u

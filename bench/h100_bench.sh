@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# fenns bench on the H100 (issue 7): every DESIGN scenario, both methods, per-pass
+# fenns bench on the H100 (issue 7): every scenario of docs/benchmarks.md, both methods, per-pass
 # rows and plots. Run from the repo root on the device machine with $OUT set, in two
 # parts that each fit one 10-minute call:
 #   bash bench/h100_bench.sh a   # sph50 (2^20..2^26), dam, cluster, sph50 in sorted order
 #   bash bench/h100_bench.sh b   # s1, s2, s3
 #   bash bench/h100_bench.sh k   # user kernels (issue 8): kernel_ms beside counts_ms for
 #                                # sph50, and fenns-sph at 10^6 particles (sph_log.txt, frames)
-# Results land flat in $OUT: bench_<part>.csv (DESIGN.md section 5 columns),
+# Results land flat in $OUT: bench_<part>.csv (columns in docs/formats.md),
 # passes_<part>.csv (per-pass medians), plot_s1.svg, plot_s3.svg, info.txt.
 set -u
 for f in .gl/*.deb; do dpkg -x "$f" /; done; ldconfig

@@ -101,7 +101,7 @@ static void buffer_destroy(VkDevice device, buffer *b)
         vkFreeMemory(device, b->memory, NULL);
 }
 
-/* DESIGN.md's generator, so other programs can regenerate the same set. */
+/* The uniform generator of docs/benchmarks.md, so other programs can regenerate the same set. */
 static float next_coordinate(uint32_t *state)
 {
     *state ^= *state << 13;

@@ -1,7 +1,7 @@
 /* make_points: writes one of the test/benchmark point sets (samples/common/
  * scenes.h) as a raw .f32 file for `fenns neighbors --input`.
  *
- *   make_points uniform N SCENE OUT.f32     DESIGN.md §5 uniform set in [0,SCENE)^3
+ *   make_points uniform N SCENE OUT.f32     docs/benchmarks.md uniform set in [0,SCENE)^3
  *   make_points clusters N SCENE OUT.f32    Gaussian blobs, 100x density contrast
  */
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * CPU reference for fenns tests (DESIGN.md §2, §6).
+ * CPU reference for fenns tests (docs/semantics.md).
  *
  * Neighbour definition, exactly as the library's: j is a neighbour of i when
  * j != i, both points are finite, and the float32 value

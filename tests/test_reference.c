@@ -270,7 +270,7 @@ static void test_generators(void)
     const uint32_t n = 2000;
     float *a = alloc_points(n), *b = alloc_points(n);
 
-    /* uniform: an independent xorshift32 loop, per DESIGN.md §5 */
+    /* uniform: an independent xorshift32 loop, per docs/benchmarks.md */
     {
         uint32_t ns[3] = {1, 1024, 8192};
         for (int t = 0; t < 3; ++t) {

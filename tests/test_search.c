@@ -1,6 +1,6 @@
 /*
  * Both FENNS variants against the CPU reference on adversarial point sets
- * (DESIGN.md §6), through the host convenience call and through the recording
+ * (README, Tests), through the host convenience call and through the recording
  * API (counts, fixed-capacity lists with overflow, permutation, determinism).
  * Runs with validation + synchronization validation; any message fails.
  *

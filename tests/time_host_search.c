@@ -8,7 +8,7 @@
  *   time_host_search [sph50|s1] [n] [reps] [--counts-only]
  *
  * sph50: uniform at density 50/(4/3 pi) per unit^3, r = 1 (about 49
- * neighbours); s1: uniform in [0,180)^3, r = 1 (DESIGN.md section 5).
+ * neighbours); s1: uniform in [0,180)^3, r = 1 (docs/benchmarks.md).
  * Validation stays off unless FENNS_VALIDATION=1: this measures.
  */
 #define _POSIX_C_SOURCE 199309L

@@ -3,7 +3,7 @@
  * tests, samples and benchmarks, and fills the same fenns_context_create_info
  * an engine would. Uses volk internally; the core library does not.
  *
- * Device choice (DESIGN.md §4): info.device_index when use_device_index is set, else the
+ * Device choice: info.device_index when use_device_index is set, else the
  * FENNS_DEVICE environment variable (an index), else the first discrete GPU,
  * else an integrated GPU, else a virtual GPU, else a CPU implementation
  * (lavapipe). Only devices that meet fenns' requirements are candidates.

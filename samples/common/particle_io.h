@@ -1,5 +1,5 @@
 /*
- * Particle files for the fenns CLI, samples and tests (DESIGN.md §4).
+ * Particle files for the fenns CLI, samples and tests (docs/formats.md).
  *
  * Readers choose the format by the file extension (case-insensitive):
  *   .f32              raw little-endian float32 x,y,z triplets; the size must be

@@ -19,7 +19,7 @@ static uint32_t seed_state(uint32_t seed)
     return seed ? seed : 0x2545F491u;
 }
 
-/* Uniform in [0, 1) with 24 random bits, as the DESIGN.md §5 draw. */
+/* Uniform in [0, 1) with 24 random bits, as the draw of docs/benchmarks.md. */
 static float unit01(uint32_t *state)
 {
     return (float)(fenns_scene_xorshift32(state) >> 8) * 0x1p-24f;

@@ -1,5 +1,5 @@
 /*
- * Deterministic point sets for tests and benchmarks (DESIGN.md §5, §6).
+ * Deterministic point sets for tests and benchmarks (docs/benchmarks.md).
  *
  * Every generator writes n points as x,y,z float triplets into `xyz`
  * (3*n floats, caller-allocated) and depends only on its arguments: the same
@@ -24,7 +24,7 @@ extern "C" {
  * stored in *state. A zero state stays zero. */
 uint32_t fenns_scene_xorshift32(uint32_t *state);
 
-/* Uniform in [0, scene)^3, exactly as DESIGN.md §5 (paper Tables 1-3):
+/* Uniform in [0, scene)^3, exactly as docs/benchmarks.md (paper Tables 1-3):
  * state = 0x9E3779B9 ^ n; for each point, for x, y, z in turn:
  *   state = xorshift32(state); coordinate = (float)(state >> 8) * 2^-24 * scene
  * (float arithmetic; the first product is exact). */

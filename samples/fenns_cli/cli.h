@@ -1,5 +1,5 @@
 /*
- * The `fenns` command-line tool (DESIGN.md §4). main.c dispatches on the first
+ * The `fenns` command-line tool (docs/formats.md). main.c dispatches on the first
  * argument; each subcommand gets argc/argv with argv[0] = its own name
  * ("info", "neighbors") and returns the process exit status.
  *
