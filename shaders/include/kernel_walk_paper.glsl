@@ -5,7 +5,7 @@
 // cell's face). Candidates come in the build's order, which fenns-paper's
 // atomics vary from run to run: the neighbours are always the same, but a
 // kernel's float sums may round differently (fenns gives them bit-identical).
-// Needs local_grid_fenns.glsl (visit_part, s_neighbour_key).
+// Needs local_grid_fenns.glsl (begin_query, visit_part, run_steps, s_neighbour_key).
 
 // Where the k-th of the 27 cells' candidates lie in the sorted particles.
 uvec2 paper_candidates(uint k) {
@@ -14,29 +14,22 @@ uvec2 paper_candidates(uint k) {
     return uvec2(cell_begin(key), k == 13u ? cell_end(key) : KEY_START(key * pc.sections + 1u));
 }
 
-// As within_loop_limit: the unrolled steps, the tails, an allowance.
+// As within_loop_limit: each of the 27 cells' candidates as one run.
 bool paper_within_loop_limit() {
-    uint steps = 1024u;
+    uint steps = LOOP_ALLOWANCE;
     for (uint k = 0u; k < 27u; ++k) {
         uvec2 r = paper_candidates(k);
-        steps += (r.y - r.x) / VISIT_UNROLL + VISIT_UNROLL + 2u;
+        steps += run_steps(r.y - r.x);
     }
     return steps <= pc.loop_limit;
 }
 
 uint search_query_paper(uint q) {
-    query_state s;
-    uvec4 own = load_sorted(q);
-    s.p = uintBitsToFloat(own.xyz);
-    s.index = own.w;
-    s.count = 0u;
-    s.id = output_index(s.index, q);
+    query_state s = begin_query(q);
     if (pc.loop_limit != 0u && !paper_within_loop_limit()) {
         atomicAdd(prm.incomplete_queries, 1u);
         return 0u;
     }
-    s.self = q;
-    fenns_init(s.user, s.index, s.p);
     for (uint k = 0u; k < 27u; ++k) {
         uvec2 r = paper_candidates(k);
         visit_part(s, r.x, r.y);

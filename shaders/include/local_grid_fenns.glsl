@@ -124,13 +124,11 @@ void visit(inout query_state s, uvec4 c, uint j) {
     if (!(d2 <= prm.radius2)) return;
     ++s.count;
     fenns_neighbor(s.user, s.index, c.w, s.p, pj, d2);
-    return;
-#endif
+#else
     if (COUNT_ONLY == 1u) {
         s.count += within_radius(s.p, uintBitsToFloat(c.xyz)) ? 1u : 0u;
         return;
     }
-#ifndef FENNS_KERNEL
     if (c.w == s.index || !within_radius(s.p, uintBitsToFloat(c.xyz))) return;
     emit(s, output_index(c.w, j));
 #endif
@@ -166,20 +164,28 @@ void visit_part(inout query_state s, uint begin, uint end) {
 
 uint local_index(uint x, uint y, uint z, uint local_dim) { return (z * local_dim + y) * local_dim + x; }
 
-// Whether the query's loops stay within the driver's limit (llvmpipe counts
-// every loop iteration of an invocation): the unrolled candidate steps, the
-// tails and parts of every row, and a generous allowance for the rest.
+// Loop iterations a run of `len` candidates may take (llvmpipe counts every
+// loop iteration of an invocation): its unrolled steps and tail, and the
+// loop around it. Both walks bound a query with it, plus a generous
+// allowance for the rest (LOOP_ALLOWANCE).
+uint run_steps(uint len) { return len / VISIT_UNROLL + VISIT_UNROLL + 2u; }
+#define LOOP_ALLOWANCE 1024u
+
+// Whether the query's loops stay within the driver's limit: every local
+// cell of its stencil's rows as one run.
 bool within_loop_limit(uvec3 lo, uint x0, uint x1, uint split, uint reach, uint local_dim) {
-    uint steps = 1024u;
+    uint steps = LOOP_ALLOWANCE;
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z)
     for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
         uint first = local_index(x0, y, z, local_dim), last = local_index(x1, y, z, local_dim);
-        for (uint l = first; l <= last; ++l) steps += s_local_count[l] / VISIT_UNROLL + VISIT_UNROLL + 2u;
+        for (uint l = first; l <= last; ++l) steps += run_steps(s_local_count[l]);
     }
     return steps <= pc.loop_limit;
 }
 
-uint search_query(uint q, uint split, uint reach, uint local_dim) {
+// The state of the query at sorted position q before its first candidate:
+// with a kernel, fenns_init has run; else its list's place is looked up.
+query_state begin_query(uint q) {
     query_state s;
     uvec4 own = load_sorted(q);
     s.p = uintBitsToFloat(own.xyz);
@@ -193,6 +199,11 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     s.target = list_target_of(s.id);
     s.quad = uvec4(0u);
 #endif
+    return s;
+}
+
+uint search_query(uint q, uint split, uint reach, uint local_dim) {
+    query_state s = begin_query(q);
     vec3 u = grid_coords(s.p);
     // The query's local cell is its fine cell + reach, so its stencil's low
     // corner is its fine cell.
