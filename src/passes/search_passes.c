@@ -32,13 +32,25 @@ static void bind_outputs(fenns_bindings *b, fenns_pipeline p, const fenns_output
                         p->plan.chunk_shift4, 4, FENNS_INDEX_CHUNKS);
 }
 
+/* What every search variant reads from the build. */
+static void bind_build(fenns_bindings *b, fenns_pipeline p, const fenns_frame *f) {
+    fenns__bind_sorted(b, p, f);
+    fenns__bind_region(b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns__bind_region(b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind_region(b, f, FENNS_BINDING_PERM, f->layout.perm);
+}
+
+/* One workgroup per work item, as the build's last pass counted them. */
+static void dispatch_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, fenns_pass pass,
+                            const fenns_bindings *b, fenns_push *pc) {
+    fenns__dispatch_indirect(cmd, p, pass, b, pc, f->scratch.buffer,
+                             f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
+}
+
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
                         uint32_t mode) {
     fenns_bindings b = {0};
-    fenns__bind_sorted(&b, p, f);
-    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
-    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
-    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    bind_build(&b, p, f);
     bind_outputs(&b, p, o, mode);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = mode;
@@ -46,23 +58,17 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     VkDeviceSize entries = o->indices.range / 4u;
     pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity : mode == FENNS_MODE_CSR ? (uint32_t)entries : 0u;
     pc.capacity_hi = mode == FENNS_MODE_CSR ? (uint32_t)(entries >> 32) : 0u;
-    /* One workgroup per work item, as the build's last pass counted them. */
     int sorted_narrow = (uint64_t)f->n <= (UINT64_C(1) << p->plan.chunk_shift16);
     fenns_pass pass = mode == FENNS_MODE_COUNT ? (sorted_narrow ? FENNS_PASS_search_count : FENNS_PASS_search_count_wide)
                       : sorted_narrow && lists_fit_one_binding(p, o) ? FENNS_PASS_search
                                                                      : FENNS_PASS_search_wide;
-    fenns__dispatch_indirect(cmd, p, pass,
-                             &b, &pc, f->scratch.buffer,
-                             f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
+    dispatch_search(cmd, p, f, pass, &b, &pc);
 }
 
 void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
                                const fenns_kernel_outputs *k) {
     fenns_bindings b = {0};
-    fenns__bind_sorted(&b, p, f);
-    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
-    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
-    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    bind_build(&b, p, f);
     /* What the kernel does not write, the status block stands in for: the
      * shader never writes it there (pc.kernel_outputs), but pushed
      * descriptors must be valid. */
@@ -79,8 +85,7 @@ void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenn
     if (p->kernel_layout)
         p->ctx->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->kernel_layout, 1, 1, &k->user_set, 0,
                                            NULL);
-    fenns__dispatch_indirect(cmd, p, FENNS_PASS_search_kernel, &b, &pc, f->scratch.buffer,
-                             f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
+    dispatch_search(cmd, p, f, FENNS_PASS_search_kernel, &b, &pc);
 }
 
 /* FENNS_OUTPUT_SORTED_ORDER: the build's permutation, for the caller. */
