@@ -24,6 +24,7 @@
 #include "gpu_test.h"
 #include "reference.h"
 #include "scenes.h"
+#include "test_scene.h"
 
 #include "fenns_kernel_mass_sum.spv.h"
 
@@ -100,14 +101,6 @@ static int close_enough(float gpu, float cpu, float scale) {
 /* One kernel search through the recording API                             */
 /* ------------------------------------------------------------------------ */
 
-typedef struct scene {
-    const char *name;
-    float *xyz;
-    uint32_t n;
-    float radius;
-    int user_domain;
-    float domain_min[3], domain_max[3];
-} scene;
 
 typedef struct kernel_run {
     float *values;        /* 4 per particle (mass_sum: its own buffer, 2 per particle) */
@@ -338,13 +331,6 @@ static void check_scene(const scene *s, int all_kernels) {
     printf("  %-22s n=%-6u r=%g\n", s->name, s->n, (double)s->radius);
 }
 
-static void scene_init(scene *s, const char *name, uint32_t n) {
-    memset(s, 0, sizeof *s);
-    s->name = name;
-    s->n = n;
-    s->xyz = malloc(12u * (size_t)n + 12);
-}
-
 static void run_scenes(int quick) {
     uint32_t base = quick ? 2000 : 8000;
     scene s;
@@ -382,18 +368,13 @@ static void run_scenes(int quick) {
 
     scene_init(&s, "nan-inf", base);
     fenns_scene_uniform(s.xyz, s.n, 25.0f);
-    for (uint32_t i = 0; i < s.n; i += 7) s.xyz[3 * i + (i % 3)] = (i % 2) ? NAN : ((i % 4) ? INFINITY : -INFINITY);
+    scene_make_invalid(s.xyz, s.n);
     s.radius = 1.5f;
     check_scene(&s, 1);
     free(s.xyz);
 
-    float few[9] = {0.0f, 0.0f, 0.0f, 0.5f, 0.0f, 0.0f, 3.0f, 3.0f, 3.0f};
     for (uint32_t n = 0; n <= 3; ++n) {
-        memset(&s, 0, sizeof s);
-        s.name = n == 0 ? "n=0" : n == 1 ? "n=1" : n == 2 ? "n=2" : "n=3";
-        s.n = n;
-        s.xyz = few;
-        s.radius = 1.0f;
+        scene_tiny(&s, n);
         check_scene(&s, 0);
     }
 }

@@ -16,19 +16,12 @@
 #include "gpu_test.h"
 #include "reference.h"
 #include "scenes.h"
+#include "test_scene.h"
 
 static fenns_test_gpu g_gpu;
 static fenns_method g_method = FENNS_METHOD_FENNS;
 
 
-typedef struct scene {
-    const char *name;
-    float *xyz;
-    uint32_t n;
-    float radius;
-    int user_domain;
-    float domain_min[3], domain_max[3];
-} scene;
 
 static uint32_t count_invalid(const float *xyz, uint32_t n) {
     uint32_t c = 0;
@@ -368,15 +361,6 @@ static void check_sorted_order(const scene *s, uint32_t fixed_capacity) {
     check_fixed_order(s, fixed_capacity, 1);
 }
 
-static float *alloc_points(uint32_t n) { return malloc(12u * (size_t)n + 12); }
-
-/* A scene of n points (to be generated) named `name`, no caller's box. */
-static void scene_init(scene *s, const char *name, uint32_t n) {
-    memset(s, 0, sizeof *s);
-    s->name = name;
-    s->n = n;
-    s->xyz = alloc_points(n);
-}
 
 static void run_scenes(int quick) {
     uint32_t base = quick ? 3000 : 20000;
@@ -465,7 +449,7 @@ static void run_scenes(int quick) {
 
     scene_init(&s, "nan-inf", base);
     fenns_scene_uniform(s.xyz, s.n, 25.0f);
-    for (uint32_t i = 0; i < s.n; i += 7) s.xyz[3 * i + (i % 3)] = (i % 2) ? NAN : ((i % 4) ? INFINITY : -INFINITY);
+    scene_make_invalid(s.xyz, s.n);
     s.radius = 1.5f;
     check_host_search(&s);
     check_fixed(&s, 8);
@@ -515,21 +499,13 @@ static void run_scenes(int quick) {
     free(s.xyz);
 
     /* Tiny sets. */
-    float few[9] = {0.0f, 0.0f, 0.0f, 0.5f, 0.0f, 0.0f, 3.0f, 3.0f, 3.0f};
     for (uint32_t n = 0; n <= 3; ++n) {
-        memset(&s, 0, sizeof s);
-        s.name = n == 0 ? "n=0" : n == 1 ? "n=1" : n == 2 ? "n=2" : "n=3";
-        s.n = n;
-        s.xyz = few;
-        s.radius = 1.0f;
+        scene_tiny(&s, n);
         check_host_search(&s);
     }
 
     if (!quick) {
-        memset(&s, 0, sizeof s);
-        s.name = "uniform-1M";
-        s.n = 1u << 20;
-        s.xyz = alloc_points(s.n);
+        scene_init(&s, "uniform-1M", 1u << 20);
         fenns_scene_uniform(s.xyz, s.n, 100.0f);
         s.radius = 1.0f;
         check_host_search(&s);

@@ -1,0 +1,27 @@
+/* The point sets the GPU tests share (test_scene.h). */
+#include "test_scene.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void scene_init(scene *s, const char *name, uint32_t n) {
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->n = n;
+    s->xyz = malloc(12u * (size_t)n + 12);
+}
+
+void scene_make_invalid(float *xyz, uint32_t n) {
+    for (uint32_t i = 0; i < n; i += 7) xyz[3 * i + (i % 3)] = (i % 2) ? NAN : ((i % 4) ? INFINITY : -INFINITY);
+}
+
+void scene_tiny(scene *s, uint32_t n) {
+    static float few[9] = {0.0f, 0.0f, 0.0f, 0.5f, 0.0f, 0.0f, 3.0f, 3.0f, 3.0f};
+    static const char *const names[4] = {"n=0", "n=1", "n=2", "n=3"};
+    memset(s, 0, sizeof *s);
+    s->name = names[n < 3 ? n : 3];
+    s->n = n < 3 ? n : 3;
+    s->xyz = few;
+    s->radius = 1.0f;
+}

@@ -1,0 +1,30 @@
+/*
+ * A named point set as the GPU tests search it (test_search, test_kernel):
+ * its points, radius and optional caller's box, and the sets both build the
+ * same way.
+ */
+#ifndef FENNS_TEST_SCENE_H
+#define FENNS_TEST_SCENE_H
+
+#include <stdint.h>
+
+typedef struct scene {
+    const char *name;
+    float *xyz; /* n points, 3 floats each */
+    uint32_t n;
+    float radius;
+    int user_domain; /* 1: domain_min/max are the caller's box */
+    float domain_min[3], domain_max[3];
+} scene;
+
+/* Room for n points (the caller fills and frees s->xyz), everything else 0. */
+void scene_init(scene *s, const char *name, uint32_t n);
+
+/* Every 7th point gets one NaN, +Inf or -Inf coordinate. */
+void scene_make_invalid(float *xyz, uint32_t n);
+
+/* The tiny sets n = 0..3 (radius 1; two points 0.5 apart, one far away):
+ * s->xyz points at static storage, not to be freed. */
+void scene_tiny(scene *s, uint32_t n);
+
+#endif
