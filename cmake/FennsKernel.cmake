@@ -24,7 +24,7 @@ if(NOT FENNS_KERNEL_SPLICE_SCRIPT)
   set(FENNS_KERNEL_SPLICE_SCRIPT ${CMAKE_CURRENT_LIST_DIR}/fenns_kernel_splice.cmake)
 endif()
 if(NOT FENNS_GLSLANG_VALIDATOR)
-  find_program(FENNS_GLSLANG_VALIDATOR glslangValidator REQUIRED)
+  find_program(FENNS_GLSLANG_VALIDATOR glslangValidator)
 endif()
 
 function(fenns_add_kernel target kernel)
