@@ -137,6 +137,18 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
     return FENNS_SUCCESS;
 }
 
+/* Debug labels and object names: instance-level functions, present only
+ * when the caller enabled VK_EXT_debug_utils on the instance. */
+static int load_debug_utils(struct fenns_context_T *ctx, PFN_vkGetInstanceProcAddr gipa) {
+    ctx->vk.vkCmdBeginDebugUtilsLabelEXT =
+        (PFN_vkCmdBeginDebugUtilsLabelEXT)gipa(ctx->instance, "vkCmdBeginDebugUtilsLabelEXT");
+    ctx->vk.vkCmdEndDebugUtilsLabelEXT = (PFN_vkCmdEndDebugUtilsLabelEXT)gipa(ctx->instance, "vkCmdEndDebugUtilsLabelEXT");
+    ctx->vk.vkSetDebugUtilsObjectNameEXT =
+        (PFN_vkSetDebugUtilsObjectNameEXT)gipa(ctx->instance, "vkSetDebugUtilsObjectNameEXT");
+    return ctx->vk.vkCmdBeginDebugUtilsLabelEXT && ctx->vk.vkCmdEndDebugUtilsLabelEXT &&
+           ctx->vk.vkSetDebugUtilsObjectNameEXT;
+}
+
 fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_context *out_context) {
     if (out_context) *out_context = NULL;
     if (!info || !out_context || !info->instance || !info->physical_device || !info->device ||
@@ -169,6 +181,10 @@ fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_c
     if (missing) {
         fenns__log(ctx, FENNS_LOG_ERROR,
                    "cannot load %s (is VK_KHR_push_descriptor enabled on the device?)", missing);
+        result = FENNS_ERROR_UNSUPPORTED_DEVICE;
+    } else if (info->debug_utils && !load_debug_utils(ctx, info->get_instance_proc_addr)) {
+        fenns__log(ctx, FENNS_LOG_ERROR,
+                   "debug_utils is set, but the instance gives no VK_EXT_debug_utils functions (enable the extension)");
         result = FENNS_ERROR_UNSUPPORTED_DEVICE;
     } else {
         result = read_limits(ctx, info->shared_memory_budget);

@@ -11,6 +11,10 @@ typedef struct fenns_vk {
     FENNS_VK_INSTANCE_FUNCTIONS(FENNS_VK_MEMBER_)
     FENNS_VK_DEVICE_FUNCTIONS(FENNS_VK_MEMBER_)
 #undef FENNS_VK_MEMBER_
+    /* VK_EXT_debug_utils (instance functions); NULL unless debug_utils was asked for. */
+    PFN_vkCmdBeginDebugUtilsLabelEXT vkCmdBeginDebugUtilsLabelEXT;
+    PFN_vkCmdEndDebugUtilsLabelEXT vkCmdEndDebugUtilsLabelEXT;
+    PFN_vkSetDebugUtilsObjectNameEXT vkSetDebugUtilsObjectNameEXT;
 } fenns_vk;
 
 struct fenns_context_T {

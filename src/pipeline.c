@@ -60,6 +60,21 @@ static fenns_plan_limits plan_limits(fenns_context ctx) {
     return l;
 }
 
+/* "fenns: <pass>" on each pipeline, for debuggers and validation messages
+ * (the context's debug_utils). */
+static VkResult name_pipeline(fenns_context ctx, VkPipeline pipeline, fenns_pass pass) {
+    static const char *const names[FENNS_PASS_COUNT] = {
+#define FENNS_PASS_NAME_(name) "fenns: " #name,
+        FENNS_PASS_LIST(FENNS_PASS_NAME_)
+#undef FENNS_PASS_NAME_
+    };
+    VkDebugUtilsObjectNameInfoEXT info = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
+                                          .objectType = VK_OBJECT_TYPE_PIPELINE,
+                                          .objectHandle = (uint64_t)pipeline,
+                                          .pObjectName = names[pass]};
+    return ctx->vk.vkSetDebugUtilsObjectNameEXT(ctx->device, &info);
+}
+
 static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kernel_info *kernel) {
     fenns_context ctx = p->ctx;
     shader_code code = code_of(pass, p->plan.method);
@@ -111,6 +126,7 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kerne
     r = ctx->vk.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &info, ctx->allocator,
                                           &p->pipelines[pass]);
     ctx->vk.vkDestroyShaderModule(ctx->device, module, ctx->allocator);
+    if (r == VK_SUCCESS && ctx->vk.vkSetDebugUtilsObjectNameEXT) r = name_pipeline(ctx, p->pipelines[pass], pass);
     return r;
 }
 

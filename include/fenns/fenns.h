@@ -100,6 +100,12 @@ typedef struct fenns_context_create_info {
     uint32_t shared_memory_budget;  /* bytes of shared memory one workgroup may use;
                                        0: maxComputeSharedMemorySize. Smaller values
                                        plan for mobile GPUs (e.g. 16384). */
+    int debug_utils;  /* 1: the instance has VK_EXT_debug_utils enabled, and fenns wraps
+                         every pass it records in a debug label ("fenns: build" around
+                         "fenns: coarse count", "fenns: reorder", ...; "fenns: search"
+                         around "fenns: search (counts)", ...) and names its pipelines
+                         ("fenns: <pass>") for RenderDoc, Nsight and validation
+                         messages. 0: no labels, no names, no cost. */
 } fenns_context_create_info;
 
 /* Device requirements, checked by fenns_context_create (FENNS_ERROR_UNSUPPORTED_DEVICE
@@ -109,7 +115,8 @@ typedef struct fenns_context_create_info {
  *
  * Cost: loads about 60 function pointers and queries properties; no GPU work.
  * Errors: FENNS_ERROR_INVALID_ARGUMENT (a required member is 0),
- *         FENNS_ERROR_UNSUPPORTED_DEVICE, FENNS_ERROR_OUT_OF_HOST_MEMORY. */
+ *         FENNS_ERROR_UNSUPPORTED_DEVICE (also: debug_utils set but the instance
+ *         does not give VK_EXT_debug_utils' functions), FENNS_ERROR_OUT_OF_HOST_MEMORY. */
 fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_context *out_context);
 
 /* NULL-safe. All pipelines of the context must be destroyed first. */
@@ -402,6 +409,73 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_
  * COMPUTE_SHADER|TRANSFER writes -> COMPUTE_SHADER|TRANSFER reads and writes and
  * DRAW_INDIRECT (the search's workgroup count comes from the scratch). */
 void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline pipeline);
+
+/* ------------------------------------------------------------------------ */
+/* Pass by pass, for frame graphs                                           */
+/* ------------------------------------------------------------------------ */
+
+/* fenns_cmd_build and fenns_cmd_search record a sequence of passes with one
+ * barrier between consecutive passes. A frame graph may instead take the
+ * passes one by one: fenns_get_build_passes / fenns_get_search_passes list
+ * them for one info, with the caller's buffer ranges each reads and writes
+ * (and at which stages and accesses), and fenns_cmd_build_pass /
+ * fenns_cmd_search_pass record pass k alone -- the same commands, with no
+ * barrier before or after (a pass of several dispatches, such as a scan,
+ * keeps the barriers between its own dispatches). The caller then orders the passes 0, 1, ... and puts, between
+ * them, barriers that make every pass's writes visible to the later passes'
+ * accesses (a frame graph derives them from the lists; the all-in-one calls
+ * use one global memory barrier, see fenns_cmd_build_to_search_barrier).
+ * Between the build's last pass and the search's first the same holds (the
+ * search reads its workgroup counts from the scratch: DRAW_INDIRECT).
+ * A pass may write only part of a range it declares (the scratch holds
+ * several tables), so a later access needs a barrier from every earlier
+ * write to the range, not only from the last one; and an access that is not
+ * readonly in the pass's shader is declared as read and write.
+ * The list depends only on the pipeline, the info's outputs and which of its
+ * ranges are set, so it may be fetched once and reused while those stay the
+ * same. A profile in the info gets its timestamps as with the all-in-one call
+ * (pass 0 writes the first), provided the passes are recorded in order. */
+#define FENNS_MAX_PASSES 12
+#define FENNS_MAX_PASS_ACCESSES 5
+
+typedef enum fenns_resource {
+    FENNS_RESOURCE_POSITIONS = 0,
+    FENNS_RESOURCE_SCRATCH = 1,
+    FENNS_RESOURCE_COUNTS = 2,
+    FENNS_RESOURCE_OFFSETS = 3,
+    FENNS_RESOURCE_INDICES = 4,
+    FENNS_RESOURCE_SORTED_TO_ORIGINAL = 5,
+    FENNS_RESOURCE_KERNEL_OUTPUT = 6,
+    FENNS_RESOURCE_USER_SET = 7, /* whatever the kernel's user_set holds: range is null */
+    FENNS_RESOURCE_MAX_ENUM = 0x7FFFFFFF
+} fenns_resource;
+
+typedef struct fenns_pass_access {
+    fenns_resource resource;
+    fenns_buffer_range range;      /* the info's range it names */
+    VkPipelineStageFlags stages;   /* COMPUTE_SHADER, TRANSFER and/or DRAW_INDIRECT */
+    VkAccessFlags accesses;        /* SHADER_READ/WRITE, TRANSFER_READ/WRITE, INDIRECT_COMMAND_READ */
+} fenns_pass_access;
+
+typedef struct fenns_pass_info {
+    const char *name; /* static; as in fenns_profile and the debug label "fenns: <name>" */
+    uint32_t access_count;
+    fenns_pass_access accesses[FENNS_MAX_PASS_ACCESSES];
+} fenns_pass_info;
+
+/* Fills out[0 .. count-1] (room for FENNS_MAX_PASSES) with the passes
+ * fenns_cmd_build (fenns_cmd_search) records for this info and returns
+ * count; 0 (logged) when the info would be refused by the all-in-one call,
+ * or out is NULL. */
+uint32_t fenns_get_build_passes(fenns_pipeline pipeline, const fenns_build_info *info, fenns_pass_info *out);
+uint32_t fenns_get_search_passes(fenns_pipeline pipeline, const fenns_search_info *info, fenns_pass_info *out);
+
+/* Records pass `pass` of the list above, and no barrier around it. Records nothing
+ * (logged) for a refused info or a pass index past the list. Clobbers and
+ * Never: as the all-in-one calls. */
+void fenns_cmd_build_pass(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_build_info *info, uint32_t pass);
+void fenns_cmd_search_pass(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_search_info *info,
+                           uint32_t pass);
 
 /* ------------------------------------------------------------------------ */
 /* Host convenience: host positions in, CSR out                             */

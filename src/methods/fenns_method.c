@@ -1,5 +1,6 @@
 /* The FENNS method: which passes a build and a search record, in which
- * order, for the two variants; and the argument checks of fenns_cmd_*. */
+ * order, with the buffers each touches, for the two variants; and the
+ * argument checks of fenns_cmd_* and fenns_get_*_passes. */
 #include "passes/passes.h"
 
 static int range_ok(const fenns_buffer_range *r, VkDeviceSize need) {
@@ -26,66 +27,134 @@ static int check_common(fenns_pipeline p, uint32_t n, const fenns_buffer_range *
     return bad == NULL;
 }
 
+static uint32_t describe(const fenns_steps *s, fenns_pass_info *out) {
+    for (uint32_t k = 0; k < s->count; ++k) out[k] = s->items[k].info;
+    return s->count;
+}
+
+static void record_pass(VkCommandBuffer cmd, fenns_pipeline p, const fenns_steps *s, const fenns_recording *rec,
+                        uint32_t pass, const char *who) {
+    if (pass >= s->count)
+        fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: pass %u, but this info has %u passes; nothing recorded", who, pass,
+                   s->count);
+    else
+        fenns__record_step(cmd, p, s, rec, pass);
+}
+
+
+/* Stages and accesses the steps declare: what the pass's pipelines may do to
+ * each bound range (a binding the shader does not qualify readonly counts as
+ * read and write, as synchronization validation counts it). */
+#define CS VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT
+#define XFER VK_PIPELINE_STAGE_TRANSFER_BIT
+#define R VK_ACCESS_SHADER_READ_BIT
+#define RW (VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT)
+
+static void clear_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) { fenns__pass_clear(cmd, p, &r->f); }
+static void domain_reduce_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_domain_reduce(cmd, p, &r->f);
+}
+static void grid_setup_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_grid_setup(cmd, p, &r->f);
+}
+static void coarse_count_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_coarse_count(cmd, p, &r->f); /* Algorithm 1 */
+}
+static void cell_scan_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_cell_scan(cmd, p, &r->f);
+}
+static void cell_cursors_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_cell_cursors(cmd, p, &r->f);
+}
+static void reorder_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    /* Algorithm 2; fenns' section order writes the sorted particles instead. */
+    fenns__pass_reorder(cmd, p, &r->f, p->plan.method != FENNS_METHOD_FENNS);
+}
+static void section_order_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_section_order(cmd, p, &r->f);
+}
+static void section_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_section_sort(cmd, p, &r->f); /* long sections only */
+}
+static void search_work_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_search_work(cmd, p, &r->f);
+}
+
+/* The build's steps; 0 (logged) for a refused info. */
+static int build_steps(fenns_pipeline p, const fenns_build_info *info, const char *who, fenns_recording *rec,
+                       fenns_steps *s) {
+    if (!info) {
+        fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: null info; nothing recorded", who);
+        return 0;
+    }
+    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, who)) return 0;
+    *rec = (fenns_recording){.profile = info->profile};
+    fenns__frame_init(&rec->f, p, info->particle_count, &info->positions, &info->scratch);
+    s->count = 0;
+    const fenns_buffer_range *pos = &info->positions, *scr = &info->scratch;
+    const uint64_t n = info->particle_count, keys = p->plan.section_keys;
+    const int deterministic = p->plan.method == FENNS_METHOD_FENNS;
+    fenns__access(fenns__step(s, "clear", clear_step, 4u * keys), FENNS_RESOURCE_SCRATCH, scr, XFER,
+                  VK_ACCESS_TRANSFER_WRITE_BIT);
+    if (!p->plan.user_domain) {
+        fenns_step *st = fenns__step(s, "domain reduce", domain_reduce_step, 16u * n);
+        fenns__access(st, FENNS_RESOURCE_POSITIONS, pos, CS, R);
+        fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    }
+    fenns__access(fenns__step(s, "grid setup", grid_setup_step, 256u), FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    fenns_step *st = fenns__step(s, "coarse count", coarse_count_step, 16u * n + 4u * keys);
+    fenns__access(st, FENNS_RESOURCE_POSITIONS, pos, CS, R);
+    fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    fenns__access(fenns__step(s, "cell scan", cell_scan_step, 8u * keys), FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    fenns__access(fenns__step(s, "cell cursors", cell_cursors_step, 12u * keys), FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    st = fenns__step(s, "reorder", reorder_step, (deterministic ? 24u : 40u) * n);
+    fenns__access(st, FENNS_RESOURCE_POSITIONS, pos, CS, R);
+    fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    if (deterministic) {
+        st = fenns__step(s, "section order", section_order_step, 8u * keys + 44u * n);
+        fenns__access(st, FENNS_RESOURCE_POSITIONS, pos, CS, R);
+        fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+        st = fenns__step(s, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
+        fenns__access(st, FENNS_RESOURCE_POSITIONS, pos, CS, R);
+        fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    }
+    fenns__access(fenns__step(s, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity),
+                  FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    return 1;
+}
+
 void fenns_cmd_build(VkCommandBuffer cmd, fenns_pipeline p, const fenns_build_info *info) {
     if (!p) return;
-    if (!cmd || !info) {
-        fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_build: null command buffer or info; nothing recorded");
-        return;
-    }
-    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, "fenns_cmd_build")) return;
-    fenns_frame f;
-    fenns__frame_init(&f, p, info->particle_count, &info->positions, &info->scratch);
-    int deterministic = p->plan.method == FENNS_METHOD_FENNS;
+    fenns_recording rec;
+    fenns_steps s;
+    if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_build: null command buffer; nothing recorded");
+    else if (build_steps(p, info, "fenns_cmd_build", &rec, &s)) fenns__record_steps(cmd, p, &s, &rec, "build");
+}
 
-    fenns_profile *prof = info->profile;
-    const uint64_t n = info->particle_count, keys = p->plan.section_keys;
-    fenns__profile_begin(cmd, p, prof);
-    fenns__pass_clear(cmd, p, &f);
-    fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "clear", 4u * (uint64_t)keys);
-    if (!p->plan.user_domain) {
-        fenns__pass_domain_reduce(cmd, p, &f);
-        fenns__barrier(cmd, p);
-        fenns__profile_mark(cmd, p, prof, "domain reduce", 16u * n);
-    }
-    fenns__pass_grid_setup(cmd, p, &f);
-    fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "grid setup", 256u);
-    fenns__pass_coarse_count(cmd, p, &f);  /* Algorithm 1 */
-    fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "coarse count", 16u * n + 4u * (uint64_t)keys);
-    fenns__pass_cell_scan(cmd, p, &f);
-    fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "cell scan", 8u * (uint64_t)keys);
-    fenns__pass_cell_cursors(cmd, p, &f);
-    fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "cell cursors", 12u * (uint64_t)keys);
-    fenns__pass_reorder(cmd, p, &f, !deterministic); /* Algorithm 2 */
-    fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "reorder", (deterministic ? 24u : 40u) * n);
-    if (deterministic) {
-        fenns__pass_section_order(cmd, p, &f);
-        fenns__barrier(cmd, p);
-        fenns__profile_mark(cmd, p, prof, "section order", 8u * (uint64_t)keys + 44u * n);
-        fenns__pass_section_sort(cmd, p, &f); /* long sections only */
-        fenns__barrier(cmd, p);
-        fenns__profile_mark(cmd, p, prof, "section sort", 4u * (uint64_t)p->plan.cell_capacity);
-    }
-    fenns__pass_search_work(cmd, p, &f);
-    fenns__profile_mark(cmd, p, prof, "search work", 12u * (uint64_t)p->plan.cell_capacity);
+uint32_t fenns_get_build_passes(fenns_pipeline p, const fenns_build_info *info, fenns_pass_info *out) {
+    if (!p) return 0;
+    fenns_recording rec;
+    fenns_steps s;
+    if (!out) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_get_build_passes: out is null");
+    else if (build_steps(p, info, "fenns_get_build_passes", &rec, &s)) return describe(&s, out);
+    return 0;
+}
+
+void fenns_cmd_build_pass(VkCommandBuffer cmd, fenns_pipeline p, const fenns_build_info *info, uint32_t pass) {
+    if (!p) return;
+    fenns_recording rec;
+    fenns_steps s;
+    if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_build_pass: null command buffer; nothing recorded");
+    else if (build_steps(p, info, "fenns_cmd_build_pass", &rec, &s)) record_pass(cmd, p, &s, &rec, pass, "fenns_cmd_build_pass");
 }
 
 void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline p) {
     if (p && cmd) fenns__barrier(cmd, p);
 }
 
-void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_info *info) {
-    if (!p) return;
-    if (!cmd || !info) {
-        fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search: null command buffer or info; nothing recorded");
-        return;
-    }
-    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, "fenns_cmd_search")) return;
+/* Checks a search info; logs and returns 0 on a bad argument. */
+static int check_search(fenns_pipeline p, const fenns_search_info *info, const char *who) {
+    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, who)) return 0;
     uint32_t n = info->particle_count;
     fenns_output_flags out = info->outputs;
     const char *bad = NULL;
@@ -118,48 +187,128 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     else if ((out & FENNS_OUTPUT_SORTED_ORDER) && info->sorted_to_original.buffer != VK_NULL_HANDLE &&
              (!range_ok(&info->sorted_to_original, bytes_n) || info->sorted_to_original.offset % 4u))
         bad = "sorted_to_original range is smaller than 4*n bytes or its offset not a multiple of 4";
-    if (bad) {
-        fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search: %s; nothing recorded", bad);
-        return;
-    }
-    fenns_frame f;
-    fenns__frame_init(&f, p, n, &info->positions, &info->scratch);
-    fenns_outputs o = {info->counts, info->offsets, info->indices, info->fixed_capacity,
-                       (out & FENNS_OUTPUT_SORTED_ORDER) ? 1u : 0u};
+    if (bad) fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: %s; nothing recorded", who, bad);
+    return bad == NULL;
+}
 
-    fenns_profile *prof = info->profile;
+static void reset_status_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_reset_status(cmd, p, &r->f, r->counts_ready);
+    /* Another scratch region than the status: no barrier between the two. */
+    if (r->sorted_to_original.buffer != VK_NULL_HANDLE && r->f.n)
+        fenns__copy_permutation(cmd, p, &r->f, &r->sorted_to_original);
+}
+static void kernel_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_search_kernel(cmd, p, &r->f, &r->o, &r->k);
+}
+static void fixed_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_search(cmd, p, &r->f, &r->o, FENNS_MODE_FIXED);
+}
+static void count_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_search(cmd, p, &r->f, &r->o, FENNS_MODE_COUNT);
+}
+static void offsets_scan_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_offsets_scan(cmd, p, &r->f, &r->o);
+}
+static void fill_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_search(cmd, p, &r->f, &r->o, FENNS_MODE_CSR);
+}
+static void list_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_list_sort(cmd, p, &r->f, &r->o);
+}
+
+/* A search pass reads the build (and its workgroup count) from the scratch
+ * and updates the status there. */
+static fenns_step *search_step(fenns_steps *s, const char *name, fenns_step_fn record, uint64_t bytes,
+                               const fenns_buffer_range *scratch) {
+    fenns_step *st = fenns__step(s, name, record, bytes);
+    fenns__access(st, FENNS_RESOURCE_SCRATCH, scratch, CS | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                  RW | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+    return st;
+}
+
+/* The search's steps; 0 (logged) for a refused info. */
+static int search_steps(fenns_pipeline p, const fenns_search_info *info, const char *who, fenns_recording *rec,
+                        fenns_steps *s) {
+    if (!info) {
+        fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: null info; nothing recorded", who);
+        return 0;
+    }
+    if (!check_search(p, info, who)) return 0;
+    const uint32_t n = info->particle_count;
+    const fenns_output_flags out = info->outputs;
+    const int kernel = (out & FENNS_OUTPUT_KERNEL) != 0;
+    *rec = (fenns_recording){.profile = info->profile,
+                             .counts_ready = (out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_COUNTS_READY)};
+    fenns__frame_init(&rec->f, p, n, &info->positions, &info->scratch);
+    rec->o = (fenns_outputs){info->counts, info->offsets, info->indices, info->fixed_capacity,
+                             (out & FENNS_OUTPUT_SORTED_ORDER) ? 1u : 0u};
+    rec->k = (fenns_kernel_outputs){info->kernel_output, (out & FENNS_OUTPUT_COUNTS) != 0, info->user_set};
+    if (out & FENNS_OUTPUT_SORTED_ORDER) rec->sorted_to_original = info->sorted_to_original;
+    s->count = 0;
+    const fenns_buffer_range *scr = &info->scratch;
     const uint64_t entries = (out & FENNS_OUTPUT_CSR) ? info->indices.range / 4u : 0u;
-    int counts_ready = (out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_COUNTS_READY);
-    fenns__profile_begin(cmd, p, prof);
-    fenns__pass_reset_status(cmd, p, &f, counts_ready);
-    fenns__barrier(cmd, p);
-    if ((out & FENNS_OUTPUT_SORTED_ORDER) && info->sorted_to_original.buffer != VK_NULL_HANDLE && n)
-        fenns__copy_permutation(cmd, p, &f, &info->sorted_to_original);
+
+    fenns_step *st = fenns__step(s, "reset status", reset_status_step, 16u);
+    fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, XFER, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+    if (rec->sorted_to_original.buffer != VK_NULL_HANDLE)
+        fenns__access(st, FENNS_RESOURCE_SORTED_TO_ORIGINAL, &rec->sorted_to_original, XFER, VK_ACCESS_TRANSFER_WRITE_BIT);
     if (kernel) {
-        fenns_kernel_outputs k = {info->kernel_output, (out & FENNS_OUTPUT_COUNTS) != 0, info->user_set};
-        fenns__pass_search_kernel(cmd, p, &f, &o, &k);
-        fenns__profile_mark(cmd, p, prof, "search (kernel)", (16u + 16u) * (uint64_t)n);
-        return;
+        st = search_step(s, "search (kernel)", kernel_step, (16u + 16u) * (uint64_t)n, scr);
+        if (out & FENNS_OUTPUT_COUNTS) fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, RW);
+        if (info->kernel_output.buffer) fenns__access(st, FENNS_RESOURCE_KERNEL_OUTPUT, &info->kernel_output, CS, RW);
+        if (p->kernel_layout) fenns__access(st, FENNS_RESOURCE_USER_SET, NULL, CS, RW);
+        return 1;
     }
     if (out & FENNS_OUTPUT_FIXED) {
-        fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_FIXED);
-        fenns__profile_mark(cmd, p, prof, "search (fixed lists)", (16u + 4u) * (uint64_t)n);
-        return;
+        st = search_step(s, "search (fixed lists)", fixed_step, (16u + 4u) * (uint64_t)n, scr);
+        fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, RW);
+        fenns__access(st, FENNS_RESOURCE_INDICES, &info->indices, CS, RW);
+        return 1;
     }
-    if (!counts_ready) {
-        fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_COUNT);
-        fenns__profile_mark(cmd, p, prof, "search (counts)", (16u + 4u) * (uint64_t)n);
-        if (!(out & FENNS_OUTPUT_CSR)) return;
-        fenns__barrier(cmd, p);
+    if (!rec->counts_ready) {
+        st = search_step(s, "search (counts)", count_step, (16u + 4u) * (uint64_t)n, scr);
+        fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, RW);
+        if (!(out & FENNS_OUTPUT_CSR)) return 1;
     }
-    fenns__pass_offsets_scan(cmd, p, &f, &o);
-    fenns__barrier(cmd, p);
-    fenns__profile_mark(cmd, p, prof, "offsets scan", 12u * (uint64_t)n);
-    fenns__pass_search(cmd, p, &f, &o, FENNS_MODE_CSR);
-    fenns__profile_mark(cmd, p, prof, "search (fill lists)", (16u + 8u) * (uint64_t)n + 4u * entries);
+    st = fenns__step(s, "offsets scan", offsets_scan_step, 12u * (uint64_t)n);
+    fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, R);
+    fenns__access(st, FENNS_RESOURCE_OFFSETS, &info->offsets, CS, RW);
+    fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    st = search_step(s, "search (fill lists)", fill_step, (16u + 8u) * (uint64_t)n + 4u * entries, scr);
+    fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, RW);
+    fenns__access(st, FENNS_RESOURCE_OFFSETS, &info->offsets, CS, RW);
+    fenns__access(st, FENNS_RESOURCE_INDICES, &info->indices, CS, RW);
     if (out & FENNS_OUTPUT_SORTED_LISTS) {
-        fenns__barrier(cmd, p);
-        fenns__pass_list_sort(cmd, p, &f, &o);
-        fenns__profile_mark(cmd, p, prof, "list sort", 8u * entries + 8u * (uint64_t)n);
+        st = fenns__step(s, "list sort", list_sort_step, 8u * entries + 8u * (uint64_t)n);
+        fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+        fenns__access(st, FENNS_RESOURCE_OFFSETS, &info->offsets, CS, RW);
+        fenns__access(st, FENNS_RESOURCE_INDICES, &info->indices, CS, RW);
     }
+    return 1;
+}
+
+void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_info *info) {
+    if (!p) return;
+    fenns_recording rec;
+    fenns_steps s;
+    if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search: null command buffer; nothing recorded");
+    else if (search_steps(p, info, "fenns_cmd_search", &rec, &s)) fenns__record_steps(cmd, p, &s, &rec, "search");
+}
+
+uint32_t fenns_get_search_passes(fenns_pipeline p, const fenns_search_info *info, fenns_pass_info *out) {
+    if (!p) return 0;
+    fenns_recording rec;
+    fenns_steps s;
+    if (!out) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_get_search_passes: out is null");
+    else if (search_steps(p, info, "fenns_get_search_passes", &rec, &s)) return describe(&s, out);
+    return 0;
+}
+
+void fenns_cmd_search_pass(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_info *info, uint32_t pass) {
+    if (!p) return;
+    fenns_recording rec;
+    fenns_steps s;
+    if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search_pass: null command buffer; nothing recorded");
+    else if (search_steps(p, info, "fenns_cmd_search_pass", &rec, &s))
+        record_pass(cmd, p, &s, &rec, pass, "fenns_cmd_search_pass");
 }

@@ -54,4 +54,42 @@ void fenns__copy_permutation(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
 void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
 
+/* A build or search as a sequence of steps (sequence.c): each step is one
+ * pass of fenns_get_*_passes, recorded by one function from what the
+ * fenns_cmd_* call was given. */
+typedef struct fenns_recording {
+    fenns_frame f;
+    fenns_outputs o;
+    fenns_kernel_outputs k;
+    fenns_buffer_range sorted_to_original; /* SORTED_ORDER's permutation copy; null: none */
+    int counts_ready;
+    fenns_profile *profile;
+} fenns_recording;
+
+typedef void (*fenns_step_fn)(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r);
+
+typedef struct fenns_step {
+    fenns_step_fn record;
+    uint64_t bytes; /* device-memory traffic estimate, for the profile */
+    fenns_pass_info info;
+} fenns_step;
+
+typedef struct fenns_steps {
+    fenns_step items[FENNS_MAX_PASSES];
+    uint32_t count;
+} fenns_steps;
+
+/* Appends a step; its accesses follow with fenns__access. */
+fenns_step *fenns__step(fenns_steps *s, const char *name, fenns_step_fn record, uint64_t bytes);
+void fenns__access(fenns_step *step, fenns_resource resource, const fenns_buffer_range *range,
+                   VkPipelineStageFlags stages, VkAccessFlags accesses);
+
+/* Every step, a barrier between consecutive ones, all inside the label
+ * `label` (with debug_utils) and timed by r->profile. */
+void fenns__record_steps(VkCommandBuffer cmd, fenns_pipeline p, const fenns_steps *s, const fenns_recording *r,
+                         const char *label);
+/* Step k alone, no barrier (frame graphs). */
+void fenns__record_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_steps *s, const fenns_recording *r,
+                        uint32_t k);
+
 #endif
