@@ -21,6 +21,7 @@
 #include "search_fenns.spv.h"
 #include "search_paper.spv.h"
 #include "list_sort.spv.h"
+#include "reorder_attributes.spv.h"
 
 /* The host reads fenns_status straight out of the GPU's parameter block. */
 _Static_assert(offsetof(fenns_gpu_params, table_x) == sizeof(fenns_status) &&
@@ -43,6 +44,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_add),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
         {NULL, 0}, /* search_kernel: the caller's */
+        FENNS_SPV_(reorder_attributes),
     };
     if (fenns__is_search_pass(pass) && method == FENNS_METHOD_FENNS_PAPER)
         return (shader_code)FENNS_SPV_(search_paper);

@@ -33,7 +33,8 @@
     X(list_sort_wide)       \
     X(search_count)         \
     X(search_count_wide)    \
-    X(search_kernel)
+    X(search_kernel)        \
+    X(reorder_attributes)
 
 typedef enum fenns_pass {
 #define FENNS_PASS_ENUM_(name) FENNS_PASS_##name,

@@ -1,6 +1,6 @@
 /*
  * Frame-graph recording: fenns_get_*_passes, fenns_cmd_*_pass and the debug
- * labels, against what is actually recorded.
+ * labels, against what is actually recorded; and fenns_cmd_reorder.
  *
  * Every vkCmd* fenns records goes through a logging wrapper of the
  * context's function table (the commands still reach lavapipe), and the
@@ -18,7 +18,10 @@
  *    from the declared accesses, under synchronization validation, the
  *    outputs equal the all-in-one run's bit for bit and the CPU reference;
  *  - every pipeline is named "fenns: <pass>"; without debug_utils nothing
- *    is labelled or named; bad pass indices and infos are refused by name.
+ *    is labelled or named; bad pass indices and infos are refused by name;
+ *  - fenns_cmd_reorder moves attributes of 12 and 20 bytes to the sorted
+ *    order (out of place and in place) and back, exactly by the build's
+ *    permutation, and refuses bad strides, directions, overlaps and sizes.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -581,6 +584,138 @@ done:
     return ok;
 }
 
+/* fenns_cmd_reorder after a build: to the sorted order (out of place and in
+ * place), back to the original order, and refused arguments. */
+static int check_reorder(fenns_test_gpu *g, fenns_context ctx, fenns_method method, const float *xyz) {
+    int ok = 1;
+    const char *what = fenns_method_name(method);
+    fenns_pipeline_create_info pi = {0};
+    pi.method = method;
+    pi.radius = RADIUS;
+    pi.max_particles = N;
+    setup s = {g, NULL, {0}, {0}, N};
+    const uint32_t strides[2] = {12u, 20u};
+    const VkDeviceSize max_bytes = 20u * N;
+    fenns_test_buffer src = {0}, dst = {0}, back = {0}, temp = {0}, perm_buffer = {0};
+    uint32_t *data = malloc(max_bytes), *got = malloc(max_bytes), *perm = malloc(4u * N);
+    float *vec4 = malloc(16u * N);
+    VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (!EXPECT(data && got && perm && vec4 && fenns_pipeline_create(ctx, &pi, &s.pipe) == FENNS_SUCCESS,
+                "%s reorder: pipeline", what))
+        goto done;
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(s.pipe, N, &req);
+    ok &= EXPECT(fenns_test_buffer_create(g, 16u * N, storage, FENNS_TEST_DEVICE_LOCAL, &s.positions) == VK_SUCCESS &&
+                     fenns_test_buffer_create(g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &s.scratch) == VK_SUCCESS &&
+                     fenns_test_buffer_create(g, max_bytes, storage, FENNS_TEST_DEVICE_LOCAL, &src) == VK_SUCCESS &&
+                     fenns_test_buffer_create(g, max_bytes, storage, FENNS_TEST_DEVICE_LOCAL, &dst) == VK_SUCCESS &&
+                     fenns_test_buffer_create(g, max_bytes, storage, FENNS_TEST_DEVICE_LOCAL, &back) == VK_SUCCESS &&
+                     fenns_test_buffer_create(g, max_bytes, storage, FENNS_TEST_DEVICE_LOCAL, &temp) == VK_SUCCESS &&
+                     fenns_test_buffer_create(g, 4u * N, storage, FENNS_TEST_DEVICE_LOCAL, &perm_buffer) == VK_SUCCESS,
+                 "%s reorder: buffers", what);
+    if (!ok) goto done;
+    for (uint32_t i = 0; i < N; ++i) {
+        memcpy(vec4 + 4 * i, xyz + 3 * i, 12);
+        vec4[4 * i + 3] = 0.0f;
+    }
+    if (!EXPECT(fenns_test_upload(g, &s.positions, 0, vec4, 16u * N) == VK_SUCCESS, "%s reorder: upload", what)) goto done;
+    fenns_scratch_layout layout;
+    fenns_pipeline_get_scratch_layout(s.pipe, N, &layout);
+    for (int t = 0; ok && t < 2; ++t) {
+        uint32_t stride = strides[t], words = stride / 4u;
+        for (uint32_t k = 0; k < N * words; ++k) data[k] = k * 2654435761u + 12345u;
+        ok &= EXPECT(fenns_test_upload(g, &src, 0, data, (VkDeviceSize)stride * N) == VK_SUCCESS &&
+                         fenns_test_upload(g, &back, 0, data, (VkDeviceSize)stride * N) == VK_SUCCESS,
+                     "%s reorder: upload", what);
+        VkCommandBuffer cmd;
+        if (!ok || fenns_test_begin(g, &cmd) != VK_SUCCESS) break;
+        fenns_build_info b = build_info(&s);
+        fenns_cmd_build(cmd, s.pipe, &b);
+        fenns_cmd_build_to_search_barrier(cmd, s.pipe);
+        VkBufferCopy perm_copy = {layout.permutation_offset, 0, 4u * N};
+        vkCmdCopyBuffer(cmd, s.scratch.buffer, perm_buffer.buffer, 1, &perm_copy);
+        fenns_reorder_info r = {0};
+        r.particle_count = N;
+        r.scratch = fenns_test_range(&s.scratch, 0, VK_WHOLE_SIZE);
+        r.stride = stride;
+        r.direction = FENNS_REORDER_TO_SORTED;
+        r.src = fenns_test_range(&src, 0, VK_WHOLE_SIZE);
+        r.dst = fenns_test_range(&dst, 0, VK_WHOLE_SIZE);
+        fenns_cmd_reorder(cmd, s.pipe, &r); /* dst = sorted */
+        fenns_test_cmd_barrier(cmd);
+        r.direction = FENNS_REORDER_TO_ORIGINAL;
+        r.src = fenns_test_range(&dst, 0, VK_WHOLE_SIZE);
+        r.dst = fenns_test_range(&temp, 0, VK_WHOLE_SIZE);
+        fenns_cmd_reorder(cmd, s.pipe, &r); /* temp = original again */
+        fenns_test_cmd_barrier(cmd);
+        r.direction = FENNS_REORDER_TO_SORTED;
+        r.src = r.dst = fenns_test_range(&back, 0, VK_WHOLE_SIZE);
+        r.temp = fenns_test_range(&src, 0, VK_WHOLE_SIZE);
+        fenns_cmd_reorder(cmd, s.pipe, &r); /* back = sorted, in place (src is its temp) */
+        fenns_test_cmd_barrier(cmd);
+        if (!EXPECT(fenns_test_submit(g, cmd) == VK_SUCCESS, "%s reorder: submit", what)) break;
+        ok &= EXPECT(fenns_test_download(g, &perm_buffer, 0, perm, 4u * N) == VK_SUCCESS, "download");
+        uint32_t wrong = 0;
+        ok &= EXPECT(fenns_test_download(g, &dst, 0, got, (VkDeviceSize)stride * N) == VK_SUCCESS, "download");
+        for (uint32_t k = 0; k < N; ++k)
+            for (uint32_t w = 0; w < words; ++w) wrong += got[k * words + w] != data[perm[k] * words + w];
+        ok &= EXPECT(wrong == 0, "%s reorder stride %u to sorted: %u words wrong", what, stride, wrong);
+        ok &= EXPECT(fenns_test_download(g, &temp, 0, got, (VkDeviceSize)stride * N) == VK_SUCCESS, "download");
+        ok &= EXPECT(!memcmp(got, data, (size_t)stride * N), "%s reorder stride %u: back to the original order differs",
+                     what, stride);
+        ok &= EXPECT(fenns_test_download(g, &back, 0, got, (VkDeviceSize)stride * N) == VK_SUCCESS, "download");
+        wrong = 0;
+        for (uint32_t k = 0; k < N; ++k)
+            for (uint32_t w = 0; w < words; ++w) wrong += got[k * words + w] != data[perm[k] * words + w];
+        ok &= EXPECT(wrong == 0, "%s reorder stride %u in place: %u words wrong", what, stride, wrong);
+    }
+    /* Refused: nothing recorded, one error each. */
+    if (ok) {
+        VkCommandBuffer cmd;
+        if (fenns_test_begin(g, &cmd) == VK_SUCCESS) {
+            fenns_reorder_info good = {0};
+            good.particle_count = N;
+            good.scratch = fenns_test_range(&s.scratch, 0, VK_WHOLE_SIZE);
+            good.stride = 8;
+            good.src = fenns_test_range(&src, 0, 8u * N);
+            good.dst = fenns_test_range(&dst, 0, 8u * N);
+            fenns_reorder_info bad[6];
+            for (int k = 0; k < 6; ++k) bad[k] = good;
+            bad[0].stride = 6;
+            bad[1].direction = (fenns_reorder_direction)2;
+            bad[2].dst = fenns_test_range(&src, 4u * N, 8u * N); /* overlaps src */
+            bad[3].dst = bad[3].src;                             /* in place without temp */
+            bad[4].src.range = 8u * N - 4u;
+            bad[5].particle_count = N + 1u;
+            g->quiet = 1;
+            rec.count = 0;
+            uint32_t errors = g->error_messages;
+            for (int k = 0; k < 6; ++k) fenns_cmd_reorder(cmd, s.pipe, &bad[k]);
+            ok &= EXPECT(g->error_messages == errors + 6 && rec.count == 0, "%s reorder: %u of 6 bad infos refused, %u commands",
+                         what, g->error_messages - errors, rec.count);
+            g->error_messages = errors;
+            g->quiet = 0;
+            vkEndCommandBuffer(cmd);
+            vkFreeCommandBuffers(g->device, g->command_pool, 1, &cmd);
+        }
+    }
+    if (ok) printf("ok   %s reorder (strides 12 and 20, both directions, in place)\n", what);
+done:
+    free(data);
+    free(got);
+    free(perm);
+    free(vec4);
+    fenns_test_buffer_destroy(g, &src);
+    fenns_test_buffer_destroy(g, &dst);
+    fenns_test_buffer_destroy(g, &back);
+    fenns_test_buffer_destroy(g, &temp);
+    fenns_test_buffer_destroy(g, &perm_buffer);
+    fenns_test_buffer_destroy(g, &s.positions);
+    fenns_test_buffer_destroy(g, &s.scratch);
+    fenns_pipeline_destroy(s.pipe);
+    return ok;
+}
+
 int main(void) {
     fenns_test_gpu g;
     if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
@@ -616,6 +751,7 @@ int main(void) {
     for (int method = 0; ok && method < 2; ++method)
         for (int user_domain = 0; ok && user_domain < 2; ++user_domain)
             ok &= run_configuration(&g, ctx, (fenns_method)method, user_domain, xyz);
+    for (int method = 0; ok && method < 2; ++method) ok &= check_reorder(&g, ctx, (fenns_method)method, xyz);
     ok &= EXPECT(rec.names > 0 && rec.bad_names == 0, "%u pipelines named 'fenns: ...', %u otherwise", rec.names,
                 rec.bad_names);
 

@@ -410,6 +410,42 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_
  * DRAW_INDIRECT (the search's workgroup count comes from the scratch). */
 void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline pipeline);
 
+/* Moving the caller's per-particle attributes (velocity, mass, colour, ...:
+ * any element of `stride` bytes) by a build's permutation, so a solver can
+ * keep its particles in the sorted order a SORTED_ORDER search speaks. */
+typedef enum fenns_reorder_direction {
+    FENNS_REORDER_TO_SORTED = 0,   /* dst[k] = src[perm[k]]: element k of the build's sorted order */
+    FENNS_REORDER_TO_ORIGINAL = 1, /* dst[perm[k]] = src[k]: back to the original order */
+    FENNS_REORDER_DIRECTION_MAX_ENUM = 0x7FFFFFFF
+} fenns_reorder_direction;
+
+typedef struct fenns_reorder_info {
+    uint32_t particle_count;       /* the build's n */
+    fenns_buffer_range scratch;    /* the build's scratch (its permutation is read) */
+    fenns_reorder_direction direction;
+    uint32_t stride;               /* bytes per element: a multiple of 4, > 0 */
+    fenns_buffer_range src;        /* stride*n bytes */
+    fenns_buffer_range dst;        /* stride*n bytes; the same buffer and offset as src
+                                      reorders in place (then temp is required); any
+                                      other overlap with src is refused */
+    fenns_buffer_range temp;       /* in place only: stride*n bytes that src is copied to
+                                      first (needs TRANSFER_DST; src then needs TRANSFER_SRC) */
+} fenns_reorder_info;
+
+/* Records the reorder (one dispatch, one word per invocation; in place, a copy
+ * to temp and a barrier first). src, dst and temp ranges are bound whole and
+ * must each fit maxStorageBufferRange; offsets aligned as storage buffers.
+ * Records:  a compute dispatch; in place also a copy src -> temp and a barrier
+ *           (TRANSFER -> COMPUTE_SHADER).
+ * Requires: a fenns_cmd_build on `scratch` made visible to COMPUTE_SHADER reads
+ *           (fenns_cmd_build_to_search_barrier does), src's writes visible to
+ *           COMPUTE_SHADER reads (in place: to TRANSFER reads), prior accesses
+ *           of dst (and temp) finished.
+ * Produces: dst written at COMPUTE_SHADER / SHADER_WRITE.
+ * Clobbers: the bound compute pipeline, pushed descriptor set 0, push constants.
+ * Bad arguments are logged and nothing is recorded. */
+void fenns_cmd_reorder(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_reorder_info *info);
+
 /* ------------------------------------------------------------------------ */
 /* Pass by pass, for frame graphs                                           */
 /* ------------------------------------------------------------------------ */

@@ -77,6 +77,10 @@ uint cell_end(uint c) {
 #ifdef USE_PERM
 layout(std430, binding = FENNS_BINDING_PERM) PERM_ACCESS buffer Perm { uint perm[]; };
 #endif
+#ifdef USE_ATTRIBUTES // fenns_cmd_reorder: the caller's buffers, in the scan's slots
+layout(std430, binding = FENNS_BINDING_SCAN_IN) readonly buffer AttributesIn { uint attributes_in[]; };
+layout(std430, binding = FENNS_BINDING_SCAN_OUT) writeonly buffer AttributesOut { uint attributes_out[]; };
+#endif
 #ifdef USE_SCAN
 layout(std430, binding = FENNS_BINDING_SCAN_IN) readonly buffer ScanIn { uint scan_in[]; };
 layout(std430, binding = FENNS_BINDING_SCAN_OUT) buffer ScanOut { uint scan_out[]; };

@@ -52,6 +52,11 @@ void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenn
                                const fenns_kernel_outputs *k);
 void fenns__copy_permutation(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_buffer_range *to);
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
+/* fenns_cmd_reorder's gather: `words` u32 per particle from `in` to `out`
+ * by the permutation (to_original 0: out[k] = in[perm[k]]). */
+void fenns__pass_reorder_attributes(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f,
+                                    const fenns_buffer_range *in, const fenns_buffer_range *out, uint32_t words,
+                                    uint32_t to_original);
 void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
 
 /* A build or search as a sequence of steps (sequence.c): each step is one

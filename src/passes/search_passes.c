@@ -116,3 +116,18 @@ void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fr
     fenns__dispatch(cmd, p, lists_fit_one_binding(p, o) ? FENNS_PASS_list_sort : FENNS_PASS_list_sort_wide, &b,
                     &pc, (f->n + lists - 1) / lists);
 }
+
+void fenns__pass_reorder_attributes(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f,
+                                    const fenns_buffer_range *in, const fenns_buffer_range *out, uint32_t words,
+                                    uint32_t to_original) {
+    fenns_bindings b = {0};
+    fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
+    fenns__bind(&b, FENNS_BINDING_SCAN_IN, in->buffer, in->offset, in->range);
+    fenns__bind(&b, FENNS_BINDING_SCAN_OUT, out->buffer, out->offset, out->range);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.count = words;
+    pc.mode = to_original;
+    uint64_t total = (uint64_t)f->n * words;
+    fenns__dispatch(cmd, p, FENNS_PASS_reorder_attributes, &b, &pc,
+                    (total + p->plan.workgroup_size - 1u) / p->plan.workgroup_size);
+}
