@@ -12,7 +12,8 @@
  * FENNS_CHUNKS / FENNS_INDEX_CHUNKS bindings. The search comes once more, as
  * a counting-only variant that has no list code at all (fewer registers),
  * and as the user kernel's search when the pipeline has one (its SPIR-V is
- * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). */
+ * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). Last,
+ * fenns_cmd_reorder's gather of the caller's attributes. */
 #define FENNS_PASS_LIST(X)  \
     X(domain_reduce)        \
     X(grid_setup)           \

@@ -1,28 +1,17 @@
 /* The FENNS method: which passes a build and a search record, in which
  * order, with the buffers each touches, for the two variants; and the
  * argument checks of fenns_cmd_* and fenns_get_*_passes. */
+#include "methods/arguments.h"
 #include "passes/passes.h"
-
-static int range_ok(const fenns_buffer_range *r, VkDeviceSize need) {
-    return r->buffer != VK_NULL_HANDLE && r->range >= need && r->range != VK_WHOLE_SIZE;
-}
-
-static int aligned(fenns_pipeline p, VkDeviceSize offset) {
-    VkDeviceSize a = p->ctx->limits.min_storage_buffer_offset_alignment;
-    return a == 0 || offset % a == 0;
-}
 
 /* Checks what a build and a search share; logs and returns 0 on a bad argument. */
 static int check_common(fenns_pipeline p, uint32_t n, const fenns_buffer_range *positions,
                         const fenns_buffer_range *scratch, const char *who) {
-    fenns_memory_requirements req;
-    fenns_pipeline_get_scratch_requirements(p, n, &req);
     const char *bad = NULL;
     if (n > p->plan.max_particles) bad = "particle_count exceeds the pipeline's max_particles";
-    else if (n && !range_ok(positions, 16u * (VkDeviceSize)n)) bad = "positions range is null or smaller than 16*n bytes";
-    else if (n && !aligned(p, positions->offset)) bad = "positions offset is not a multiple of minStorageBufferOffsetAlignment";
-    else if (!range_ok(scratch, req.size)) bad = "scratch range is null or smaller than the scratch requirements";
-    else if (scratch->offset % req.alignment) bad = "scratch offset is not aligned to the scratch requirements";
+    else if (n && !fenns__range_ok(positions, 16u * (VkDeviceSize)n)) bad = "positions range is null or smaller than 16*n bytes";
+    else if (n && !fenns__aligned(p, positions->offset)) bad = "positions offset is not a multiple of minStorageBufferOffsetAlignment";
+    else bad = fenns__scratch_problem(p, n, scratch);
     if (bad) fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: %s; nothing recorded", who, bad);
     return bad == NULL;
 }
@@ -40,7 +29,6 @@ static void record_pass(VkCommandBuffer cmd, fenns_pipeline p, const fenns_steps
     else
         fenns__record_step(cmd, p, s, rec, pass);
 }
-
 
 /* Stages and accesses the steps declare: what the pass's pipelines may do to
  * each bound range (a binding the shader does not qualify readonly counts as
@@ -80,6 +68,15 @@ static void search_work_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
     fenns__pass_search_work(cmd, p, &r->f);
 }
 
+/* A compute pass of the build: it reads and writes the scratch, and some
+ * read the positions too. */
+static void build_step(fenns_steps *s, const fenns_build_info *info, int reads_positions, const char *name,
+                       fenns_step_fn record, uint64_t bytes) {
+    fenns_step *st = fenns__step(s, name, record, bytes);
+    if (reads_positions) fenns__access(st, FENNS_RESOURCE_POSITIONS, &info->positions, CS, R);
+    fenns__access(st, FENNS_RESOURCE_SCRATCH, &info->scratch, CS, RW);
+}
+
 /* The build's steps; 0 (logged) for a refused info. */
 static int build_steps(fenns_pipeline p, const fenns_build_info *info, const char *who, fenns_recording *rec,
                        fenns_steps *s) {
@@ -91,35 +88,21 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
     *rec = (fenns_recording){.profile = info->profile};
     fenns__frame_init(&rec->f, p, info->particle_count, &info->positions, &info->scratch);
     s->count = 0;
-    const fenns_buffer_range *pos = &info->positions, *scr = &info->scratch;
     const uint64_t n = info->particle_count, keys = p->plan.section_keys;
     const int deterministic = p->plan.method == FENNS_METHOD_FENNS;
-    fenns__access(fenns__step(s, "clear", clear_step, 4u * keys), FENNS_RESOURCE_SCRATCH, scr, XFER,
+    fenns__access(fenns__step(s, "clear", clear_step, 4u * keys), FENNS_RESOURCE_SCRATCH, &info->scratch, XFER,
                   VK_ACCESS_TRANSFER_WRITE_BIT);
-    if (!p->plan.user_domain) {
-        fenns_step *st = fenns__step(s, "domain reduce", domain_reduce_step, 16u * n);
-        fenns__access(st, FENNS_RESOURCE_POSITIONS, pos, CS, R);
-        fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
-    }
-    fenns__access(fenns__step(s, "grid setup", grid_setup_step, 256u), FENNS_RESOURCE_SCRATCH, scr, CS, RW);
-    fenns_step *st = fenns__step(s, "coarse count", coarse_count_step, 16u * n + 4u * keys);
-    fenns__access(st, FENNS_RESOURCE_POSITIONS, pos, CS, R);
-    fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
-    fenns__access(fenns__step(s, "cell scan", cell_scan_step, 8u * keys), FENNS_RESOURCE_SCRATCH, scr, CS, RW);
-    fenns__access(fenns__step(s, "cell cursors", cell_cursors_step, 12u * keys), FENNS_RESOURCE_SCRATCH, scr, CS, RW);
-    st = fenns__step(s, "reorder", reorder_step, (deterministic ? 24u : 40u) * n);
-    fenns__access(st, FENNS_RESOURCE_POSITIONS, pos, CS, R);
-    fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    if (!p->plan.user_domain) build_step(s, info, 1, "domain reduce", domain_reduce_step, 16u * n);
+    build_step(s, info, 0, "grid setup", grid_setup_step, 256u);
+    build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * keys);
+    build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);
+    build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);
+    build_step(s, info, 1, "reorder", reorder_step, (deterministic ? 24u : 40u) * n);
     if (deterministic) {
-        st = fenns__step(s, "section order", section_order_step, 8u * keys + 44u * n);
-        fenns__access(st, FENNS_RESOURCE_POSITIONS, pos, CS, R);
-        fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
-        st = fenns__step(s, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
-        fenns__access(st, FENNS_RESOURCE_POSITIONS, pos, CS, R);
-        fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+        build_step(s, info, 1, "section order", section_order_step, 8u * keys + 44u * n);
+        build_step(s, info, 1, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
     }
-    fenns__access(fenns__step(s, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity),
-                  FENNS_RESOURCE_SCRATCH, scr, CS, RW);
+    build_step(s, info, 0, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity);
     return 1;
 }
 
@@ -167,17 +150,17 @@ static int check_search(fenns_pipeline p, const fenns_search_info *info, const c
     else if (kernel && (out & ~(fenns_output_flags)(FENNS_OUTPUT_KERNEL | FENNS_OUTPUT_COUNTS | FENNS_OUTPUT_SORTED_ORDER)))
         bad = "KERNEL combines only with COUNTS and SORTED_ORDER";
     else if (kernel && info->kernel_output.buffer &&
-             (!range_ok(&info->kernel_output, 16u * (VkDeviceSize)(n ? n : 1u)) || !aligned(p, info->kernel_output.offset)))
+             (!fenns__range_ok(&info->kernel_output, 16u * (VkDeviceSize)(n ? n : 1u)) || !fenns__aligned(p, info->kernel_output.offset)))
         bad = "kernel_output range is misaligned or smaller than 16*n bytes";
     else if (kernel && p->kernel_layout && info->user_set == VK_NULL_HANDLE)
         bad = "user_set is null, but the kernel has a user_set_layout";
     else if ((out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_FIXED)) bad = "CSR and FIXED outputs are exclusive";
     else if ((out & FENNS_OUTPUT_COUNTS_READY) && !(out & FENNS_OUTPUT_CSR)) bad = "COUNTS_READY needs CSR";
-    else if ((!kernel || (out & FENNS_OUTPUT_COUNTS)) && (!range_ok(&info->counts, bytes_n) || !aligned(p, info->counts.offset)))
+    else if ((!kernel || (out & FENNS_OUTPUT_COUNTS)) && (!fenns__range_ok(&info->counts, bytes_n) || !fenns__aligned(p, info->counts.offset)))
         bad = "counts range is null, misaligned or smaller than 4*n bytes";
-    else if ((out & FENNS_OUTPUT_CSR) && (!range_ok(&info->offsets, 8u * ((VkDeviceSize)n + 1u)) || !aligned(p, info->offsets.offset)))
+    else if ((out & FENNS_OUTPUT_CSR) && (!fenns__range_ok(&info->offsets, 8u * ((VkDeviceSize)n + 1u)) || !fenns__aligned(p, info->offsets.offset)))
         bad = "offsets range is null, misaligned or smaller than 8*(n+1) bytes";
-    else if ((out & (FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED)) && (!range_ok(&info->indices, 4u) || !aligned(p, info->indices.offset)))
+    else if ((out & (FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED)) && (!fenns__range_ok(&info->indices, 4u) || !fenns__aligned(p, info->indices.offset)))
         bad = "indices range is null, misaligned or empty";
     else if ((out & FENNS_OUTPUT_FIXED) && info->fixed_capacity == 0) bad = "fixed_capacity is 0";
     else if ((out & FENNS_OUTPUT_FIXED) && info->indices.range < 4u * (VkDeviceSize)n * info->fixed_capacity)
@@ -185,7 +168,7 @@ static int check_search(fenns_pipeline p, const fenns_search_info *info, const c
     else if ((out & (FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED)) && info->indices.range / 4u > p->ctx->limits.max_list_entries)
         bad = "indices range exceeds fenns_device_limits.max_list_entries";
     else if ((out & FENNS_OUTPUT_SORTED_ORDER) && info->sorted_to_original.buffer != VK_NULL_HANDLE &&
-             (!range_ok(&info->sorted_to_original, bytes_n) || info->sorted_to_original.offset % 4u))
+             (!fenns__range_ok(&info->sorted_to_original, bytes_n) || info->sorted_to_original.offset % 4u))
         bad = "sorted_to_original range is smaller than 4*n bytes or its offset not a multiple of 4";
     if (bad) fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: %s; nothing recorded", who, bad);
     return bad == NULL;

@@ -1,45 +1,44 @@
 /* fenns_cmd_reorder: the caller's attribute buffers moved by the build's
  * permutation (argument checks, the in-place copy, the gather pass). */
+#include "methods/arguments.h"
 #include "passes/passes.h"
 
-static int fits(const fenns_buffer_range *r, VkDeviceSize bytes) {
-    return r->buffer != VK_NULL_HANDLE && r->range != VK_WHOLE_SIZE && r->range >= bytes;
+/* What is wrong with a reorder of `bytes` per range, or NULL. */
+static const char *problem(fenns_pipeline p, const fenns_reorder_info *info, VkDeviceSize bytes, int in_place) {
+    const VkDeviceSize src_end = info->src.offset + bytes, dst_end = info->dst.offset + bytes;
+    if (info->particle_count > p->plan.max_particles) return "particle_count exceeds the pipeline's max_particles";
+    const char *scratch = fenns__scratch_problem(p, info->particle_count, &info->scratch);
+    if (scratch) return scratch;
+    if (info->direction != FENNS_REORDER_TO_SORTED && info->direction != FENNS_REORDER_TO_ORIGINAL)
+        return "direction is not a fenns_reorder_direction";
+    if (info->stride == 0 || info->stride % 4u) return "stride is 0 or not a multiple of 4";
+    if ((uint64_t)info->particle_count * (info->stride / 4u) > UINT32_MAX)
+        return "particle_count * stride / 4 exceeds 2^32 words";
+    if (!fenns__range_ok(&info->src, bytes) || !fenns__range_ok(&info->dst, bytes))
+        return "src or dst range is null or smaller than stride * particle_count bytes";
+    if (!fenns__aligned(p, info->src.offset) || !fenns__aligned(p, info->dst.offset))
+        return "src or dst offset is not a multiple of minStorageBufferOffsetAlignment";
+    if (bytes > p->ctx->limits.max_storage_buffer_range) return "stride * particle_count exceeds maxStorageBufferRange";
+    if (!in_place && info->src.buffer == info->dst.buffer && info->src.offset < dst_end && info->dst.offset < src_end)
+        return "src and dst overlap without being the same range (in place needs equal offsets)";
+    if (in_place && (!fenns__range_ok(&info->temp, bytes) || !fenns__aligned(p, info->temp.offset) ||
+                     (info->temp.buffer == info->src.buffer && info->temp.offset < src_end &&
+                      info->src.offset < info->temp.offset + bytes)))
+        return "in place, temp must be a separate, aligned range of stride * particle_count bytes";
+    return NULL;
 }
 
 void fenns_cmd_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_reorder_info *info) {
     if (!p) return;
     const char *bad = NULL;
-    fenns_memory_requirements req = {0};
-    VkDeviceSize bytes = 0, align = p->ctx->limits.min_storage_buffer_offset_alignment;
-    if (!align) align = 1;
+    VkDeviceSize bytes = 0;
     int in_place = 0;
-    if (!cmd || !info) bad = "null command buffer or info";
-    else {
-        fenns_pipeline_get_scratch_requirements(p, info->particle_count, &req);
+    if (!cmd || !info) {
+        bad = "null command buffer or info";
+    } else {
         bytes = (VkDeviceSize)info->stride * info->particle_count;
         in_place = info->src.buffer == info->dst.buffer && info->src.offset == info->dst.offset;
-        const VkDeviceSize src_end = info->src.offset + bytes, dst_end = info->dst.offset + bytes;
-        if (info->particle_count > p->plan.max_particles) bad = "particle_count exceeds the pipeline's max_particles";
-        else if (!fits(&info->scratch, req.size) || info->scratch.offset % req.alignment)
-            bad = "scratch range is null, misaligned or smaller than the scratch requirements";
-        else if (info->direction != FENNS_REORDER_TO_SORTED && info->direction != FENNS_REORDER_TO_ORIGINAL)
-            bad = "direction is not a fenns_reorder_direction";
-        else if (info->stride == 0 || info->stride % 4u) bad = "stride is 0 or not a multiple of 4";
-        else if ((uint64_t)info->particle_count * (info->stride / 4u) > UINT32_MAX)
-            bad = "particle_count * stride / 4 exceeds 2^32 words";
-        else if (!fits(&info->src, bytes) || !fits(&info->dst, bytes))
-            bad = "src or dst range is null or smaller than stride * particle_count bytes";
-        else if (info->src.offset % align || info->dst.offset % align)
-            bad = "src or dst offset is not a multiple of minStorageBufferOffsetAlignment";
-        else if (bytes > p->ctx->limits.max_storage_buffer_range)
-            bad = "stride * particle_count exceeds maxStorageBufferRange";
-        else if (!in_place && info->src.buffer == info->dst.buffer && info->src.offset < dst_end &&
-                 info->dst.offset < src_end)
-            bad = "src and dst overlap without being the same range (in place needs equal offsets)";
-        else if (in_place && (!fits(&info->temp, bytes) || info->temp.offset % align ||
-                              (info->temp.buffer == info->src.buffer && info->temp.offset < src_end &&
-                               info->src.offset < info->temp.offset + bytes)))
-            bad = "in place, temp must be a separate, aligned range of stride * particle_count bytes";
+        bad = problem(p, info, bytes, in_place);
     }
     if (bad) {
         fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_reorder: %s; nothing recorded", bad);
