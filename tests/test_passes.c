@@ -365,6 +365,19 @@ typedef struct setup {
     uint32_t n;
 } setup;
 
+/* The N points into s->positions as vec4 (w = 0); 1 on success. */
+static int upload_positions(setup *s, const float *xyz) {
+    float *vec4 = malloc(16u * N);
+    if (!vec4) return 0;
+    for (uint32_t i = 0; i < N; ++i) {
+        memcpy(vec4 + 4 * i, xyz + 3 * i, 12);
+        vec4[4 * i + 3] = 0.0f;
+    }
+    int ok = fenns_test_upload(s->g, &s->positions, 0, vec4, 16u * N) == VK_SUCCESS;
+    free(vec4);
+    return ok;
+}
+
 static fenns_build_info build_info(const setup *s) {
     fenns_build_info b = {0};
     b.particle_count = s->n;
@@ -548,14 +561,7 @@ static int run_configuration(fenns_test_gpu *g, fenns_context ctx, fenns_method 
                    buffers_create(g, N, &o),
                "%s: buffers", what))
         goto done;
-    float *vec4 = malloc(16u * N);
-    if (!vec4) goto done;
-    for (uint32_t i = 0; i < N; ++i) {
-        memcpy(vec4 + 4 * i, xyz + 3 * i, 12);
-        vec4[4 * i + 3] = 0.0f;
-    }
-    ok &= EXPECT(fenns_test_upload(g, &s.positions, 0, vec4, 16u * N) == VK_SUCCESS, "%s: upload", what);
-    free(vec4);
+    ok &= EXPECT(upload_positions(&s, xyz), "%s: upload", what);
     for (size_t c = 0; ok && c < sizeof search_cases / sizeof search_cases[0]; ++c) {
         char label[192];
         snprintf(label, sizeof label, "%s, %s", what, search_cases[c].name);
@@ -598,9 +604,8 @@ static int check_reorder(fenns_test_gpu *g, fenns_context ctx, fenns_method meth
     const VkDeviceSize max_bytes = 20u * N;
     fenns_test_buffer src = {0}, dst = {0}, back = {0}, temp = {0}, perm_buffer = {0};
     uint32_t *data = malloc(max_bytes), *got = malloc(max_bytes), *perm = malloc(4u * N);
-    float *vec4 = malloc(16u * N);
     VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    if (!EXPECT(data && got && perm && vec4 && fenns_pipeline_create(ctx, &pi, &s.pipe) == FENNS_SUCCESS,
+    if (!EXPECT(data && got && perm && fenns_pipeline_create(ctx, &pi, &s.pipe) == FENNS_SUCCESS,
                 "%s reorder: pipeline", what))
         goto done;
     fenns_memory_requirements req;
@@ -614,11 +619,7 @@ static int check_reorder(fenns_test_gpu *g, fenns_context ctx, fenns_method meth
                      fenns_test_buffer_create(g, 4u * N, storage, FENNS_TEST_DEVICE_LOCAL, &perm_buffer) == VK_SUCCESS,
                  "%s reorder: buffers", what);
     if (!ok) goto done;
-    for (uint32_t i = 0; i < N; ++i) {
-        memcpy(vec4 + 4 * i, xyz + 3 * i, 12);
-        vec4[4 * i + 3] = 0.0f;
-    }
-    if (!EXPECT(fenns_test_upload(g, &s.positions, 0, vec4, 16u * N) == VK_SUCCESS, "%s reorder: upload", what)) goto done;
+    if (!EXPECT(upload_positions(&s, xyz), "%s reorder: upload", what)) goto done;
     fenns_scratch_layout layout;
     fenns_pipeline_get_scratch_layout(s.pipe, N, &layout);
     for (int t = 0; ok && t < 2; ++t) {
@@ -704,7 +705,6 @@ done:
     free(data);
     free(got);
     free(perm);
-    free(vec4);
     fenns_test_buffer_destroy(g, &src);
     fenns_test_buffer_destroy(g, &dst);
     fenns_test_buffer_destroy(g, &back);
