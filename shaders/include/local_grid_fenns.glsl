@@ -164,6 +164,82 @@ void visit_part(inout query_state s, uint begin, uint end) {
 
 uint local_index(uint x, uint y, uint z, uint local_dim) { return (z * local_dim + y) * local_dim + x; }
 
+// One row of a query's stencil: the local cells x0..x1 of local row (y, z),
+// up to three runs of sorted particles (one per coarse cell the row
+// crosses), walked as one sequence of `len` candidates. One loop over the
+// whole row instead of one per run: a subgroup's queries sit in different
+// rows, and a loop per run costs the subgroup the longest of its lanes'
+// runs once per run (H100, sph50 4M: the loops' control, not the
+// candidates' loads or distance tests, took most of the search).
+struct stencil_row {
+    uint start0, start1, start2; // sorted position of each run's first particle
+    uint len0;                   // candidates in the first run
+    uint len01;                  // in the first two
+    uint len;                    // in all three
+};
+
+uvec2 local_run(uint row_base, uint a, uint b) {
+    if (a > b) return uvec2(0u);
+    uint start = s_local_start[row_base + a];
+    return uvec2(start, s_local_start[row_base + b] + s_local_count[row_base + b] - start);
+}
+
+stencil_row row_of(uint x0, uint x1, uint row_base, uint split, uint reach) {
+    // Local x below reach shows the coarse cell on the left, from
+    // reach + split on the one on the right.
+    uvec2 left = local_run(row_base, x0, min(x1, reach - 1u));
+    uvec2 own = local_run(row_base, max(x0, reach), min(x1, reach + split - 1u));
+    uvec2 right = local_run(row_base, max(x0, reach + split), x1);
+    stencil_row r;
+    r.start0 = left.x;
+    r.start1 = own.x;
+    r.start2 = right.x;
+    r.len0 = left.y;
+    r.len01 = left.y + own.y;
+    r.len = r.len01 + right.y;
+    return r;
+}
+
+// Sorted position of the row's candidate k (k < len).
+uint row_position(stencil_row r, uint k) {
+    return k < r.len0 ? r.start0 + k : k < r.len01 ? r.start1 + (k - r.len0) : r.start2 + (k - r.len01);
+}
+
+// Candidate c at sorted position j, when `valid` (a step's candidates past
+// the row's end are loaded again as its last and not visited).
+void visit_if(inout query_state s, uvec4 c, uint j, bool valid) {
+    vec3 pj = uintBitsToFloat(c.xyz);
+#ifdef FENNS_KERNEL
+    // The user kernel sees neighbours only, by original index, in the
+    // loop's fixed order.
+    float d2 = distance2(s.p, pj);
+    if (!(valid && j != s.self && d2 <= prm.radius2)) return;
+    ++s.count;
+    fenns_neighbor(s.user, s.index, c.w, s.p, pj, d2);
+#else
+    bool hit = valid && within_radius(s.p, pj);
+    if (COUNT_ONLY == 1u) {
+        s.count += hit ? 1u : 0u; // the query itself too: subtracted once at the end
+        return;
+    }
+    if (hit && c.w != s.index) emit(s, output_index(c.w, j));
+#endif
+}
+
+// The row's candidates in VISIT_UNROLL-sized steps, the last one masked.
+void visit_row(inout query_state s, stencil_row r) {
+    uint last = r.len - 1u;
+    for (uint k = 0u; k < r.len; k += VISIT_UNROLL) {
+        uint j0 = row_position(r, k), j1 = row_position(r, min(k + 1u, last));
+        uint j2 = row_position(r, min(k + 2u, last)), j3 = row_position(r, min(k + 3u, last));
+        uvec4 c0 = load_sorted(j0), c1 = load_sorted(j1), c2 = load_sorted(j2), c3 = load_sorted(j3);
+        visit_if(s, c0, j0, true);
+        visit_if(s, c1, j1, k + 1u < r.len);
+        visit_if(s, c2, j2, k + 2u < r.len);
+        visit_if(s, c3, j3, k + 3u < r.len);
+    }
+}
+
 // Loop iterations a run of `len` candidates may take (llvmpipe counts every
 // loop iteration of an invocation): its unrolled steps and tail, and the
 // loop around it. Both walks bound a query with it, plus a generous
@@ -202,27 +278,57 @@ query_state begin_query(uint q) {
     return s;
 }
 
+// The stencil trimmed to the query's sphere. Only fine cells that a sphere
+// of the trim radius T about the query can reach are visited: a row (y, z)
+// whose nearest point is beyond T is skipped, and every other row is cut to
+// the x cells its chord spans (sph50: 84 of the 125 cells, 14% fewer rows).
+// A trimmed cell holds no neighbour, so lists and kernel calls are the same,
+// in the same order. T = r + 2 (margin - r): the margin's rounding allowance
+// covers one axis, twice it covers the three of a distance with room to
+// spare. Where the margin was clamped below r (radii near FENNS_MAX_EXTENT)
+// nothing is trimmed.
+struct row_trim {
+    vec3 frac;  // the query's place in its fine cell, fine-cell units (0..1)
+    vec3 scale; // fine-cell edge / T per axis
+};
+
+row_trim trim_of(vec3 fine_coords, uvec3 fine, uint split) {
+    row_trim t;
+    t.frac = fine_coords - vec3(fine);
+    float r = pc.radius;
+    float trim_radius = prm.margin >= r ? 2.0 * prm.margin - r : 1.0 / 0.0;
+    t.scale = vec3(prm.cell_x, prm.cell_y, prm.cell_z) / (float(split) * trim_radius);
+    return t;
+}
+
+// Distance, in fine cells, from a query at `frac` in its fine cell to the
+// fine cell k steps away along one axis (0 for its own).
+float cell_gap(int k, float frac) { return max(max(float(k) - frac, frac - float(k + 1)), 0.0); }
+
 uint search_query(uint q, uint split, uint reach, uint local_dim) {
     query_state s = begin_query(q);
     vec3 u = grid_coords(s.p);
     // The query's local cell is its fine cell + reach, so its stencil's low
     // corner is its fine cell.
-    uvec3 lo = fine_in_cell(u, coarse_cell(u));
-    uint x0 = lo.x, x1 = lo.x + 2u * reach;
-    if (pc.loop_limit != 0u && !within_loop_limit(lo, x0, x1, split, reach, local_dim)) {
+    uvec3 c = coarse_cell(u);
+    vec3 fine_coords = (u - vec3(c)) * float(split); // as fine_in_cell
+    uvec3 lo = min(uvec3(fine_coords), uvec3(split - 1u));
+    row_trim t = trim_of(fine_coords, lo, split);
+    float side = float(reach);
+    if (pc.loop_limit != 0u && !within_loop_limit(lo, lo.x, lo.x + 2u * reach, split, reach, local_dim)) {
         atomicAdd(prm.incomplete_queries, 1u);
         return 0u;
     }
-    for (uint z = lo.z; z <= lo.z + 2u * reach; ++z)
-    for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
-        uint first = local_index(x0, y, z, local_dim), last = local_index(x1, y, z, local_dim);
-        uint l = first;
-        while (l <= last) { // one part per coarse cell the row crosses
-            uint x = x0 + (l - first);
-            uint part_end = x < reach ? reach : x < reach + split ? reach + split : x1 + 1u;
-            uint m = min(last, first + (part_end - x0) - 1u);
-            visit_part(s, s_local_start[l], s_local_start[m] + s_local_count[m]);
-            l = m + 1u;
+    for (uint z = lo.z; z <= lo.z + 2u * reach; ++z) {
+        float gz = cell_gap(int(z - lo.z) - int(reach), t.frac.z) * t.scale.z;
+        for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
+            float gy = cell_gap(int(y - lo.y) - int(reach), t.frac.y) * t.scale.y;
+            float rest = 1.0 - gz * gz - gy * gy;
+            if (rest < 0.0) continue;
+            float chord = sqrt(rest) / t.scale.x; // half the row's reach, in fine cells
+            uint x0 = lo.x + uint(clamp(floor(t.frac.x - chord), -side, side) + side);
+            uint x1 = lo.x + uint(clamp(floor(t.frac.x + chord), -side, side) + side);
+            visit_row(s, row_of(x0, x1, local_index(0u, y, z, local_dim), split, reach));
         }
     }
 #ifdef FENNS_KERNEL
