@@ -5,7 +5,48 @@
 // cell's face). Candidates come in the build's order, which fenns-paper's
 // atomics vary from run to run: the neighbours are always the same, but a
 // kernel's float sums may round differently (fenns gives them bit-identical).
-// Needs local_grid_fenns.glsl (begin_query, visit_part, run_steps, s_neighbour_key).
+// Needs local_grid_fenns.glsl (begin_query, s_neighbour_key, LOOP_ALLOWANCE).
+
+// Candidate c. The user kernel sees neighbours only (the query itself is
+// cut out of its run by visit_part), by original index.
+void visit(inout query_state s, uvec4 c) {
+    vec3 pj = uintBitsToFloat(c.xyz);
+    float d2 = distance2(s.p, pj);
+    if (!(d2 <= prm.radius2)) return;
+    ++s.count;
+    fenns_neighbor(s.user, s.index, c.w, s.p, pj, d2);
+}
+
+// Candidates in steps of VISIT_UNROLL: fewer loop iterations and more loads
+// in flight.
+#define VISIT_UNROLL 4u
+void visit_run(inout query_state s, uint begin, uint end) {
+    uint j = begin;
+    for (; j + VISIT_UNROLL <= end; j += VISIT_UNROLL) {
+        uvec4 c0 = load_sorted(j), c1 = load_sorted(j + 1u), c2 = load_sorted(j + 2u), c3 = load_sorted(j + 3u);
+        visit(s, c0);
+        visit(s, c1);
+        visit(s, c2);
+        visit(s, c3);
+    }
+    for (; j < end; ++j) visit(s, load_sorted(j));
+}
+
+// A run of candidates with the query's own sorted position cut out, so no
+// candidate needs an index comparison and the kernel's branch is the
+// distance test alone.
+void visit_part(inout query_state s, uint begin, uint end) {
+    if (s.self - begin < end - begin) {
+        visit_run(s, begin, s.self);
+        visit_run(s, s.self + 1u, end);
+        return;
+    }
+    visit_run(s, begin, end);
+}
+
+// Loop iterations of a run of `len` candidates: its steps, its tail and
+// the loop around it.
+uint run_steps(uint len) { return len / VISIT_UNROLL + VISIT_UNROLL + 2u; }
 
 // Where the k-th of the 27 cells' candidates lie in the sorted particles.
 uvec2 paper_candidates(uint k) {

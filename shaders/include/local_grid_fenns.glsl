@@ -8,21 +8,18 @@
 // workgroup writes the local grid into shared memory (where each local
 // cell's particles start in the sorted array, and how many there are), and
 // each invocation walks its query's stencil row by row: along x a row of
-// 2*reach+1 local cells crosses at most three coarse cells, and each part
-// is one contiguous run of sorted particles, read through the cache (on an
-// H100 this beats copying the candidates into shared memory: 12 vs 20 ms
-// for 4M particles, measured). The visiting order (z, y, then x and
-// original index) is fixed, so every list comes out in the same order on
-// every run.
+// 2*reach+1 local cells crosses at most three coarse cells, each part one
+// contiguous run of sorted particles, read through the cache (on an H100
+// this beats copying the candidates into shared memory: 12 vs 20 ms for 4M
+// particles, measured). Rows are trimmed to the query's sphere and each is
+// walked as one loop over its runs (see stencil_row). The visiting order
+// (z, y, then x and original index) is fixed, so every list comes out in
+// the same order on every run.
 
 shared uint s_local_start[LOCAL_CELLS];  // sorted index of each local cell's first particle
 shared uint s_local_count[LOCAL_CELLS];  // and its particle count
 shared uint s_neighbour_key[27];         // table key of each neighbour cell, or NO_CELL
 #define NO_CELL 0xFFFFFFFFu
-
-// Candidates within `unroll`-sized steps: fewer loop iterations (llvmpipe
-// stops an invocation after 65535 of them in all) and more loads in flight.
-#define VISIT_UNROLL 4u
 
 // COUNT_ONLY 1: the pipeline variant for counts, with no list code; it
 // counts the query itself (always within r of itself) and subtracts it once.
@@ -62,7 +59,7 @@ struct query_state {
     uint count;
 #ifdef FENNS_KERNEL
     fenns_state user; // the user kernel's (search_kernel.comp)
-    uint self;        // the query's sorted position, cut out of its run (visit_part)
+    uint self;        // the query's sorted position, which the walks skip
 #else
     list_target target;
     uvec4 quad; // the list's last four entries, oldest in x (not yet stored)
@@ -113,54 +110,6 @@ void flush_list(query_state s) {
 }
 
 #endif // !FENNS_KERNEL
-
-// Candidate c, at sorted position j.
-void visit(inout query_state s, uvec4 c, uint j) {
-#ifdef FENNS_KERNEL
-    // The user kernel sees neighbours only (the query itself is cut out of
-    // its run by visit_part), by original index, in the loop's fixed order.
-    vec3 pj = uintBitsToFloat(c.xyz);
-    float d2 = distance2(s.p, pj);
-    if (!(d2 <= prm.radius2)) return;
-    ++s.count;
-    fenns_neighbor(s.user, s.index, c.w, s.p, pj, d2);
-#else
-    if (COUNT_ONLY == 1u) {
-        s.count += within_radius(s.p, uintBitsToFloat(c.xyz)) ? 1u : 0u;
-        return;
-    }
-    if (c.w == s.index || !within_radius(s.p, uintBitsToFloat(c.xyz))) return;
-    emit(s, output_index(c.w, j));
-#endif
-}
-
-void visit_run(inout query_state s, uint begin, uint end) {
-    uint j = begin;
-    for (; j + VISIT_UNROLL <= end; j += VISIT_UNROLL) {
-        uvec4 c0 = load_sorted(j), c1 = load_sorted(j + 1u), c2 = load_sorted(j + 2u), c3 = load_sorted(j + 3u);
-        visit(s, c0, j);
-        visit(s, c1, j + 1u);
-        visit(s, c2, j + 2u);
-        visit(s, c3, j + 3u);
-    }
-    for (; j < end; ++j) visit(s, load_sorted(j), j);
-}
-
-// A run of candidates. With a kernel, the query's own sorted position is cut
-// out of the run that holds it, so no candidate needs an index comparison
-// and the kernel's branch is the distance test alone (H100, sph50 4M, the
-// density kernel: 3.06 -> 2.68 ms, against 2.19 for the counting search;
-// counting hits without a branch as well measured 2.75).
-void visit_part(inout query_state s, uint begin, uint end) {
-#ifdef FENNS_KERNEL
-    if (s.self - begin < end - begin) {
-        visit_run(s, begin, s.self);
-        visit_run(s, s.self + 1u, end);
-        return;
-    }
-#endif
-    visit_run(s, begin, end);
-}
 
 uint local_index(uint x, uint y, uint z, uint local_dim) { return (z * local_dim + y) * local_dim + x; }
 
@@ -226,35 +175,34 @@ void visit_if(inout query_state s, uvec4 c, uint j, bool valid) {
 #endif
 }
 
-// The row's candidates in VISIT_UNROLL-sized steps, the last one masked.
+// The row's candidates two at a time, the second masked past the row's end
+// (H100, sph50 4M counts: steps of 1, 2, 3, 4, 8 candidates took 1.91,
+// 1.77, 1.84, 1.87, 2.24 ms; rows hold about 6).
+#define ROW_STEP 2u
 void visit_row(inout query_state s, stencil_row r) {
     uint last = r.len - 1u;
-    for (uint k = 0u; k < r.len; k += VISIT_UNROLL) {
+    for (uint k = 0u; k < r.len; k += ROW_STEP) {
         uint j0 = row_position(r, k), j1 = row_position(r, min(k + 1u, last));
-        uint j2 = row_position(r, min(k + 2u, last)), j3 = row_position(r, min(k + 3u, last));
-        uvec4 c0 = load_sorted(j0), c1 = load_sorted(j1), c2 = load_sorted(j2), c3 = load_sorted(j3);
+        uvec4 c0 = load_sorted(j0), c1 = load_sorted(j1);
         visit_if(s, c0, j0, true);
         visit_if(s, c1, j1, k + 1u < r.len);
-        visit_if(s, c2, j2, k + 2u < r.len);
-        visit_if(s, c3, j3, k + 3u < r.len);
     }
 }
 
-// Loop iterations a run of `len` candidates may take (llvmpipe counts every
-// loop iteration of an invocation): its unrolled steps and tail, and the
-// loop around it. Both walks bound a query with it, plus a generous
-// allowance for the rest (LOOP_ALLOWANCE).
-uint run_steps(uint len) { return len / VISIT_UNROLL + VISIT_UNROLL + 2u; }
+// Loop iterations a query may take beyond its rows' candidate steps
+// (llvmpipe counts every loop iteration of an invocation, and stops it
+// after pc.loop_limit of them): the row loops, the bound's own loops.
 #define LOOP_ALLOWANCE 1024u
 
-// Whether the query's loops stay within the driver's limit: every local
-// cell of its stencil's rows as one run.
-bool within_loop_limit(uvec3 lo, uint x0, uint x1, uint split, uint reach, uint local_dim) {
+// Whether the query's loops stay within the driver's limit: every row of
+// its stencil untrimmed, each walked in ROW_STEP steps plus the row loop.
+bool within_loop_limit(uvec3 lo, uint split, uint reach, uint local_dim) {
     uint steps = LOOP_ALLOWANCE;
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z)
     for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
-        uint first = local_index(x0, y, z, local_dim), last = local_index(x1, y, z, local_dim);
-        for (uint l = first; l <= last; ++l) steps += run_steps(s_local_count[l]);
+        uint first = local_index(lo.x, y, z, local_dim), len = 0u;
+        for (uint l = first; l <= first + 2u * reach; ++l) len += s_local_count[l];
+        steps += len / ROW_STEP + 2u;
     }
     return steps <= pc.loop_limit;
 }
@@ -315,7 +263,7 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     uvec3 lo = min(uvec3(fine_coords), uvec3(split - 1u));
     row_trim t = trim_of(fine_coords, lo, split);
     float side = float(reach);
-    if (pc.loop_limit != 0u && !within_loop_limit(lo, lo.x, lo.x + 2u * reach, split, reach, local_dim)) {
+    if (pc.loop_limit != 0u && !within_loop_limit(lo, split, reach, local_dim)) {
         atomicAdd(prm.incomplete_queries, 1u);
         return 0u;
     }
