@@ -137,4 +137,5 @@ void main() {
     prm.inv_fine_x = inv_fine.x; prm.inv_fine_y = inv_fine.y; prm.inv_fine_z = inv_fine.z;
     prm.margin = margin;
     prm.radius2 = r * r;
+    prm.radius = r;
 }

@@ -25,6 +25,16 @@ static uint32_t search_paper_shared(uint32_t fine_cells) {
 
 static int finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
+const char *fenns_plan_domain_problem(const float min[3], const float max[3]) {
+    if (!finite3(min) || !finite3(max)) return "domain is not finite";
+    for (int a = 0; a < 3; ++a)
+        if (!(min[a] < max[a]))
+            return "the domain's min must be below its max on every axis";
+    for (int a = 0; a < 3; ++a)
+        if (!isfinite(max[a] - min[a])) return "the domain's extent overflows float";
+    return NULL;
+}
+
 fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeline_create_info *info,
                              fenns_plan *out) {
     if (!limits || !info || !out) return FENNS_ERROR_INVALID_ARGUMENT;
@@ -38,16 +48,10 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     if (info->max_particles == 0) FENNS_PLAN_REJECT_("max_particles is 0");
     if (info->method != FENNS_METHOD_FENNS && info->method != FENNS_METHOD_FENNS_PAPER)
         FENNS_PLAN_REJECT_("unknown method");
-    if (!finite3(info->domain_min) || !finite3(info->domain_max)) FENNS_PLAN_REJECT_("domain is not finite");
-    int all_zero = 1, ordered = 1, representable = 1;
-    for (int a = 0; a < 3; ++a) {
-        all_zero &= info->domain_min[a] == 0.0f && info->domain_max[a] == 0.0f;
-        ordered &= info->domain_min[a] < info->domain_max[a];
-        representable &= isfinite(info->domain_max[a] - info->domain_min[a]);
-    }
-    if (!all_zero && !ordered)
-        FENNS_PLAN_REJECT_("domain_min must be below domain_max on every axis (or all six 0 for a GPU-computed box)");
-    if (!representable) FENNS_PLAN_REJECT_("the domain's extent overflows float");
+    int all_zero = 1;
+    for (int a = 0; a < 3; ++a) all_zero &= info->domain_min[a] == 0.0f && info->domain_max[a] == 0.0f;
+    const char *domain = all_zero ? NULL : fenns_plan_domain_problem(info->domain_min, info->domain_max);
+    if (domain) FENNS_PLAN_REJECT_(domain);
 #undef FENNS_PLAN_REJECT_
     if (limits->max_workgroup_invocations < 64 || limits->shared_memory_budget < 16384 ||
         limits->max_storage_buffer_range < 65536 || limits->max_workgroup_count_x < 65535) {

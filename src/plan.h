@@ -65,6 +65,10 @@ typedef struct fenns_scratch_plan {
 
 /* Errors: FENNS_ERROR_INVALID_ARGUMENT (radius, domain, count), FENNS_ERROR_TOO_LARGE,
  * FENNS_ERROR_UNSUPPORTED_DEVICE (limits below what the shaders need). */
+/* Why a caller's domain box is refused (not finite, min >= max on an axis,
+ * extent overflowing float), or NULL when it is good. */
+const char *fenns_plan_domain_problem(const float min[3], const float max[3]);
+
 fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeline_create_info *info,
                              fenns_plan *out);
 

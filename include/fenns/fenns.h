@@ -300,12 +300,29 @@ typedef struct fenns_profile {
 fenns_result fenns_profile_pass_ms(fenns_context context, const fenns_profile *profile,
                                    const uint64_t *timestamps, double *out_pass_ms);
 
+/* A domain box for one build (fenns_build_info.domain); the rules of
+ * fenns_pipeline_create_info's box: particles outside are clamped into the
+ * boundary cells and still found exactly. */
+typedef struct fenns_domain {
+    float min[3];
+    float max[3];
+} fenns_domain;
+
 typedef struct fenns_build_info {
     uint32_t particle_count;        /* <= max_particles; 0 is allowed */
     fenns_buffer_range positions;   /* vec4 per particle (xyz used, w ignored), 16*n bytes;
                                        may exceed maxStorageBufferRange */
     fenns_buffer_range scratch;     /* see fenns_pipeline_get_scratch_requirements */
     fenns_profile *profile;         /* 0: none; else per-pass timestamps (see fenns_profile) */
+    /* Per-build parameters (per frame, without re-creating the pipeline).
+     * The searches of this build use its radius; every radius and box fits
+     * the plan, which depends on max_particles and the device only (the GPU
+     * sizes the grid at each build). */
+    float radius;                   /* 0: the pipeline's radius; else finite, > 0 */
+    const fenns_domain *domain;     /* NULL: the pipeline's domain mode (its box, or the
+                                       particles' box computed on the GPU); else this
+                                       box, min < max on every axis, extent finite; read
+                                       during the call only */
 } fenns_build_info;
 
 /* Sorts the particles into the coarse grid (paper Algorithms 1-2).

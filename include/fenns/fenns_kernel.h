@@ -20,8 +20,8 @@
  *    fenns-paper's build orders particles by atomics, so there the same
  *    neighbours may arrive in another order and sums round differently.
  *  - Invalid particles (NaN/Inf) get fenns_init then fenns_finish.
- *  - The kernel may call fenns_radius() and fenns_particle_count(), and
- *    declare its own buffers in descriptor set 1
+ *  - The kernel may call fenns_radius() (the radius of the build searched)
+ *    and fenns_particle_count(), and declare its own buffers in descriptor set 1
  *    (layout(set = 1, binding = k) buffer ...), whose layout is
  *    fenns_kernel_info.user_set_layout and whose set is
  *    fenns_search_info.user_set. Set 0 and the push constants are fenns'.

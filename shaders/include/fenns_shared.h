@@ -85,10 +85,10 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 cell_capacity;   /* coarse cells a grid may use; keys = cell_capacity * sections + 1 */
     FENNS_U32 chunk_shift16;   /* log2 of 16-byte elements per chunk binding */
     FENNS_U32 chunk_shift4;    /* log2 of 4-byte elements per chunk binding */
-    FENNS_U32 user_domain;     /* 1: domain below is the caller's */
+    FENNS_U32 user_domain;     /* grid setup: 1 when the domain below is the caller's */
     FENNS_F32 domain_min_x, domain_min_y, domain_min_z;
     FENNS_F32 domain_max_x, domain_max_y, domain_max_z;
-    FENNS_F32 radius;
+    FENNS_F32 radius;          /* grid setup: the build's radius (later passes read prm.radius) */
     FENNS_U32 fine_max;        /* per-axis cap of the local grid (shared memory plan) */
     FENNS_U32 sort_capacity;   /* section_sort: elements sorted in shared memory at once */
     FENNS_U32 work_base;       /* u32 index of the work table in the cell tables (256-byte aligned) */
@@ -128,6 +128,7 @@ FENNS_STRUCT(fenns_gpu_params) {
                                                     driver's loop limit (pc.loop_limit) */
     FENNS_U32 long_sections;                     /* fenns: sections too long for section_order,
                                                     left to section_sort */
+    FENNS_F32 radius;                            /* the build's radius (the pipeline's or its info's) */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 

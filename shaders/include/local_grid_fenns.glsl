@@ -243,7 +243,7 @@ struct row_trim {
 row_trim trim_of(vec3 fine_coords, uvec3 fine, uint split) {
     row_trim t;
     t.frac = fine_coords - vec3(fine);
-    float r = pc.radius;
+    float r = prm.radius;
     float trim_radius = prm.margin >= r ? 2.0 * prm.margin - r : 1.0 / 0.0;
     t.scale = vec3(prm.cell_x, prm.cell_y, prm.cell_z) / (float(split) * trim_radius);
     return t;

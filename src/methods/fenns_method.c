@@ -1,6 +1,9 @@
 /* The FENNS method: which passes a build and a search record, in which
  * order, with the buffers each touches, for the two variants; and the
  * argument checks of fenns_cmd_* and fenns_get_*_passes. */
+#include <math.h>
+#include <string.h>
+
 #include "methods/arguments.h"
 #include "passes/passes.h"
 
@@ -85,14 +88,29 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         return 0;
     }
     if (!check_common(p, info->particle_count, &info->positions, &info->scratch, who)) return 0;
+    const char *bad = NULL;
+    if (info->radius != 0.0f && !(isfinite(info->radius) && info->radius > 0.0f))
+        bad = "radius must be 0 (the pipeline's) or finite and > 0";
+    else if (info->domain)
+        bad = fenns_plan_domain_problem(info->domain->min, info->domain->max);
+    if (bad) {
+        fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: %s; nothing recorded", who, bad);
+        return 0;
+    }
     *rec = (fenns_recording){.profile = info->profile};
     fenns__frame_init(&rec->f, p, info->particle_count, &info->positions, &info->scratch);
+    if (info->radius != 0.0f) rec->f.radius = info->radius;
+    if (info->domain) {
+        rec->f.user_domain = 1;
+        memcpy(rec->f.domain_min, info->domain->min, sizeof rec->f.domain_min);
+        memcpy(rec->f.domain_max, info->domain->max, sizeof rec->f.domain_max);
+    }
     s->count = 0;
     const uint64_t n = info->particle_count, keys = p->plan.section_keys;
     const int deterministic = p->plan.method == FENNS_METHOD_FENNS;
     fenns__access(fenns__step(s, "clear", clear_step, 4u * keys), FENNS_RESOURCE_SCRATCH, &info->scratch, XFER,
                   VK_ACCESS_TRANSFER_WRITE_BIT);
-    if (!p->plan.user_domain) build_step(s, info, 1, "domain reduce", domain_reduce_step, 16u * n);
+    if (!rec->f.user_domain) build_step(s, info, 1, "domain reduce", domain_reduce_step, 16u * n);
     build_step(s, info, 0, "grid setup", grid_setup_step, 256u);
     build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * keys);
     build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);

@@ -2,6 +2,7 @@
  * Algorithm 2 (reorder), and for the deterministic variant the section order
  * and the long sections' sort; finally the search work list. */
 #include <stddef.h>
+#include <string.h>
 
 #include "passes.h"
 
@@ -11,6 +12,10 @@ void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns
     f->positions = *positions;
     f->scratch = *scratch;
     fenns_plan_scratch(&p->plan, n, &f->layout);
+    f->radius = p->plan.radius;
+    f->user_domain = (uint32_t)p->plan.user_domain;
+    memcpy(f->domain_min, p->plan.domain_min, sizeof f->domain_min);
+    memcpy(f->domain_max, p->plan.domain_max, sizeof f->domain_max);
 }
 
 void fenns__bind_region(fenns_bindings *b, const fenns_frame *f, uint32_t binding, fenns_region r) {
@@ -62,6 +67,14 @@ void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = p->plan.cell_occupancy;
+    pc.radius = f->radius;
+    pc.user_domain = f->user_domain;
+    pc.domain_min_x = f->domain_min[0];
+    pc.domain_min_y = f->domain_min[1];
+    pc.domain_min_z = f->domain_min[2];
+    pc.domain_max_x = f->domain_max[0];
+    pc.domain_max_y = f->domain_max[1];
+    pc.domain_max_z = f->domain_max[2];
     fenns__dispatch(cmd, p, FENNS_PASS_grid_setup, &b, &pc, 1);
 }
 

@@ -11,6 +11,10 @@ typedef struct fenns_frame {
     fenns_buffer_range positions;
     fenns_buffer_range scratch;
     fenns_scratch_plan layout;
+    /* The build's grid parameters: the pipeline's, or the build info's. */
+    float radius;
+    uint32_t user_domain; /* 1: the box below; 0: the particles' bounding box (domain reduce) */
+    float domain_min[3], domain_max[3];
 } fenns_frame;
 
 void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns_buffer_range *positions,

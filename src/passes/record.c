@@ -26,20 +26,12 @@ fenns_push fenns__push_base(fenns_pipeline p, uint32_t n) {
     pc.cell_capacity = p->plan.cell_capacity;
     pc.chunk_shift16 = p->plan.chunk_shift16;
     pc.chunk_shift4 = p->plan.chunk_shift4;
-    pc.radius = p->plan.radius;
     pc.fine_max = p->plan.fine_max;
     pc.sort_capacity = p->plan.sort_capacity;
     pc.work_base = p->plan.work_base;
     pc.sections = p->plan.sections;
     pc.fine_reach = p->plan.fine_reach;
     pc.loop_limit = p->ctx->loop_limit;
-    pc.user_domain = (uint32_t)p->plan.user_domain;
-    pc.domain_min_x = p->plan.domain_min[0];
-    pc.domain_min_y = p->plan.domain_min[1];
-    pc.domain_min_z = p->plan.domain_min[2];
-    pc.domain_max_x = p->plan.domain_max[0];
-    pc.domain_max_y = p->plan.domain_max[1];
-    pc.domain_max_z = p->plan.domain_max[2];
     return pc;
 }
 
