@@ -204,6 +204,11 @@ int main(void) {
     CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT && csr.offsets == NULL,
           "NaN radius accepted");
     info.radius = 1.0f;
+    info.domain_min[1] = 2.0f; /* inverted along y (checked by the run: the kept pipeline has no box) */
+    info.domain_max[1] = 1.0f;
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT && csr.offsets == NULL,
+          "inverted domain accepted");
+    info.domain_min[1] = info.domain_max[1] = 0.0f;
     info.queue = VK_NULL_HANDLE;
     CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "null queue accepted");
     CHECK(fenns_host_searcher_run(NULL, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT &&

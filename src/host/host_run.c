@@ -1,5 +1,6 @@
 /* One run of a host searcher: pack, submit 1 (upload, build, count), read
  * the exact list size, submit 2 (lists), hand out the mapped readback. */
+#include <math.h>
 #include <string.h>
 
 #include "host_searcher.h"
@@ -87,6 +88,9 @@ typedef struct run_state {
     fenns_buffer_range scratch;
     fenns_profile counts_profile, lists_profile;
     uint32_t queries; /* timestamps written */
+    float radius;     /* the run's radius and box, for its build */
+    int has_box;
+    fenns_domain box;
 } run_state;
 
 static fenns_search_info search_info(fenns_host_searcher s, const run_state *rs, fenns_output_flags outputs,
@@ -119,7 +123,7 @@ static fenns_result record_counts(fenns_host_searcher s, run_state *rs, int kern
     fenns_search_info si = search_info(s, rs, kernel ? FENNS_OUTPUT_KERNEL | FENNS_OUTPUT_COUNTS : FENNS_OUTPUT_COUNTS,
                                        0, &rs->counts_profile);
     if (kernel) si.kernel_output = (fenns_buffer_range){s->values.buffer, 0, 16u * (VkDeviceSize)(n ? n : 1u)};
-    fenns_build_info b = {n, si.positions, rs->scratch, NULL, 0.0f, NULL};
+    fenns_build_info b = {n, si.positions, rs->scratch, NULL, rs->radius, rs->has_box ? &rs->box : NULL};
     if (s->timestamps)
         vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timestamps, FENNS_HOST_TS_BUILD_BEGIN);
     fenns_cmd_build(s->cmd, s->pipeline, &b);
@@ -220,6 +224,10 @@ static fenns_result run(fenns_host_searcher s, const fenns_host_search_info *inf
     run_state rs;
     memset(&rs, 0, sizeof rs);
     rs.n = info->particle_count;
+    rs.radius = info->radius;
+    for (int a = 0; a < 3; ++a) rs.has_box |= info->domain_min[a] != 0.0f || info->domain_max[a] != 0.0f;
+    memcpy(rs.box.min, info->domain_min, sizeof rs.box.min);
+    memcpy(rs.box.max, info->domain_max, sizeof rs.box.max);
     rs.layout = fenns__host_readback_layout(rs.n);
     fenns_memory_requirements req;
     fenns_pipeline_get_scratch_requirements(s->pipeline, rs.n, &req);
@@ -295,6 +303,17 @@ fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_h
         (info->stride && info->stride < 3u * sizeof(float))) {
         fenns__log(searcher->ctx, FENNS_LOG_ERROR,
                    "fenns_host_searcher_run: null queue or positions, or stride < 12 bytes");
+        return FENNS_ERROR_INVALID_ARGUMENT;
+    }
+    /* Checked here, not by a pipeline creation: the kept pipeline serves
+     * every radius and box. */
+    int all_zero = 1;
+    for (int a = 0; a < 3; ++a) all_zero &= info->domain_min[a] == 0.0f && info->domain_max[a] == 0.0f;
+    const char *bad = !(isfinite(info->radius) && info->radius > 0.0f) ? "radius must be finite and > 0"
+                      : all_zero ? NULL
+                                 : fenns_plan_domain_problem(info->domain_min, info->domain_max);
+    if (bad) {
+        fenns__log(searcher->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: %s", bad);
         return FENNS_ERROR_INVALID_ARGUMENT;
     }
     fenns_result r = run(searcher, info, out);

@@ -89,11 +89,10 @@ static int same_kernel(fenns_host_searcher s, const fenns_kernel_info *k) {
     return s->kernel_code && s->kernel_size == k->spirv_size && !memcmp(s->kernel_code, k->spirv, k->spirv_size);
 }
 
+/* The radius and the box go to each build (fenns_build_info), so only the
+ * method and the kernel need another pipeline. */
 static int same_config(fenns_host_searcher s, const fenns_host_search_info *b) {
-    const fenns_pipeline_create_info *a = &s->config;
-    return a->method == b->method && a->radius == b->radius &&
-           !memcmp(a->domain_min, b->domain_min, sizeof a->domain_min) &&
-           !memcmp(a->domain_max, b->domain_max, sizeof a->domain_max) && same_kernel(s, b->kernel);
+    return s->config.method == b->method && same_kernel(s, b->kernel);
 }
 
 /* A pipeline for info with room for at least `needed` particles: the old
@@ -117,9 +116,7 @@ static fenns_result ensure_pipeline(fenns_host_searcher s, const fenns_host_sear
     pci.method = info->method;
     pci.radius = info->radius;
     pci.max_particles = (uint32_t)capacity;
-    memcpy(pci.domain_min, info->domain_min, sizeof pci.domain_min);
-    memcpy(pci.domain_max, info->domain_max, sizeof pci.domain_max);
-    pci.kernel = info->kernel;
+    pci.kernel = info->kernel; /* no box: a run's box, if any, goes to its build */
     /* The kernel's SPIR-V, kept to tell a later run's kernel from this one. */
     uint32_t *code = NULL;
     if (info->kernel && info->kernel->spirv && info->kernel->spirv_size) {
