@@ -47,6 +47,7 @@ void finish_kernel(uint id, uint i, vec3 p, uint count, fenns_state user) {
 #include "kernel_walk_paper.glsl"
 
 void main() {
+    fenns_build_radius = prm.radius;
     work_item w;
     if (!find_work(w)) return;
     uint q = w.query_begin + gl_LocalInvocationIndex;

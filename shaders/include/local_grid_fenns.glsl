@@ -6,7 +6,7 @@
 // of each neighbour on every side (the neighbours' border) -- needs no
 // binning: every local cell is one section of one cell of the table. The
 // workgroup writes the local grid into shared memory (where each local
-// cell's particles start in the sorted array, and how many there are), and
+// cell's particles start and end in the sorted array), and
 // each invocation walks its query's stencil row by row: along x a row of
 // 2*reach+1 local cells crosses at most three coarse cells, each part one
 // contiguous run of sorted particles, read through the cache (on an H100
@@ -17,7 +17,7 @@
 // the same order on every run.
 
 shared uint s_local_start[LOCAL_CELLS];  // sorted index of each local cell's first particle
-shared uint s_local_count[LOCAL_CELLS];  // and its particle count
+shared uint s_local_end[LOCAL_CELLS];    // and one past its last
 shared uint s_neighbour_key[27];         // table key of each neighbour cell, or NO_CELL
 #define NO_CELL 0xFFFFFFFFu
 
@@ -46,7 +46,7 @@ void build_local_grid(uvec3 center, uint split, uint reach, uint local_dim) {
                                      split, reach);
         uint begin = key == NO_CELL ? 0u : KEY_START(key);
         s_local_start[l] = begin;
-        s_local_count[l] = key == NO_CELL ? 0u : KEY_START(key + 1u) - begin;
+        s_local_end[l] = key == NO_CELL ? 0u : KEY_START(key + 1u);
     }
     barrier();
 }
@@ -130,7 +130,7 @@ struct stencil_row {
 uvec2 local_run(uint row_base, uint a, uint b) {
     if (a > b) return uvec2(0u);
     uint start = s_local_start[row_base + a];
-    return uvec2(start, s_local_start[row_base + b] + s_local_count[row_base + b] - start);
+    return uvec2(start, s_local_end[row_base + b] - start);
 }
 
 stencil_row row_of(uint x0, uint x1, uint row_base, uint split, uint reach) {
@@ -201,7 +201,7 @@ bool within_loop_limit(uvec3 lo, uint split, uint reach, uint local_dim) {
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z)
     for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
         uint first = local_index(lo.x, y, z, local_dim), len = 0u;
-        for (uint l = first; l <= first + 2u * reach; ++l) len += s_local_count[l];
+        for (uint l = first; l <= first + 2u * reach; ++l) len += s_local_end[l] - s_local_start[l];
         steps += len / ROW_STEP + 2u;
     }
     return steps <= pc.loop_limit;
