@@ -96,8 +96,11 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kerne
      * search's method (0 fenns, 1 fenns-paper). */
     int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
     uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide;
-    uint32_t values[7] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting, wide ? FENNS_CHUNKS : 1u,
-                          p->plan.method == FENNS_METHOD_FENNS_PAPER ? 1u : 0u};
+    /* Sorted particles in chunks only where the capacity needs them: a wide
+     * pass may be wide for its lists alone (H100, sph50 16M). */
+    int sorted_chunks = (uint64_t)p->plan.max_particles > (UINT64_C(1) << p->plan.chunk_shift16);
+    uint32_t values[7] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
+                          wide && sorted_chunks ? FENNS_CHUNKS : 1u, p->plan.method == FENNS_METHOD_FENNS_PAPER ? 1u : 0u};
     if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.section_keys : 1;
     if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
         values[1] = p->plan.sort_capacity;
@@ -115,7 +118,7 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kerne
         /* One pipeline for every size: sorted particles in chunks only when
          * the capacity needs them. fenns-paper's walk uses no local grid. */
         values[1] = p->plan.method == FENNS_METHOD_FENNS ? p->plan.fine_cells : 1u;
-        values[5] = (uint64_t)p->plan.max_particles > (UINT64_C(1) << p->plan.chunk_shift16) ? FENNS_CHUNKS : 1u;
+        values[5] = sorted_chunks ? FENNS_CHUNKS : 1u;
     }
     VkSpecializationMapEntry entries[7] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}, {4, 16, 4}, {5, 20, 4}, {6, 24, 4}};
     VkSpecializationInfo spec = {7, entries, sizeof values, values};

@@ -109,9 +109,13 @@ INDEX_CHUNK_(0) INDEX_CHUNK_(1) INDEX_CHUNK_(2) INDEX_CHUNK_(3) INDEX_CHUNK_(4) 
 INDEX_CHUNK_(6) INDEX_CHUNK_(7) INDEX_CHUNK_(8) INDEX_CHUNK_(9) INDEX_CHUNK_(10) INDEX_CHUNK_(11)
 #undef INDEX_CHUNK_
 #ifdef USE_INDEX_QUADS
-// The first chunk again, as quads of entries (descriptors may alias): lists
-// within one binding are stored 16 bytes at a time where they can be.
-layout(std430, binding = FENNS_BINDING_INDICES) INDICES_ACCESS buffer IndexQuads { uvec4 index_quads[]; };
+// The chunks again, as quads of entries (descriptors may alias): lists are
+// stored 16 bytes at a time where they can be. A chunk holds a power of two
+// entries (>= 2^14), so no aligned quad straddles two.
+#define INDEX_QUADS_(c) layout(std430, binding = FENNS_BINDING_INDICES + c) INDICES_ACCESS buffer IndexQuads##c { uvec4 index_quads##c[]; };
+INDEX_QUADS_(0) INDEX_QUADS_(1) INDEX_QUADS_(2) INDEX_QUADS_(3) INDEX_QUADS_(4) INDEX_QUADS_(5)
+INDEX_QUADS_(6) INDEX_QUADS_(7) INDEX_QUADS_(8) INDEX_QUADS_(9) INDEX_QUADS_(10) INDEX_QUADS_(11)
+#undef INDEX_QUADS_
 #endif
 // Chunk and element of entry i (chunk_shift4 < 32, so the chunk is the
 // entry's bits from chunk_shift4 up, taken from both halves).
@@ -141,6 +145,31 @@ void store_index(uvec2 i, uint v) {
     default: indices11[k] = v; break;
     }
 }
+#ifdef USE_INDEX_QUADS
+// Stores entries i..i+3 (i a multiple of 4).
+void store_index_quad(uvec2 i, uvec4 v) {
+    if (INDEX_CHUNKS == 1u) {
+        index_quads0[i.x >> 2u] = v;
+        return;
+    }
+    uvec2 at = index_place(i);
+    uint k = at.y >> 2u;
+    switch (at.x) {
+    case 0u: index_quads0[k] = v; break;
+    case 1u: index_quads1[k] = v; break;
+    case 2u: index_quads2[k] = v; break;
+    case 3u: index_quads3[k] = v; break;
+    case 4u: index_quads4[k] = v; break;
+    case 5u: index_quads5[k] = v; break;
+    case 6u: index_quads6[k] = v; break;
+    case 7u: index_quads7[k] = v; break;
+    case 8u: index_quads8[k] = v; break;
+    case 9u: index_quads9[k] = v; break;
+    case 10u: index_quads10[k] = v; break;
+    default: index_quads11[k] = v; break;
+    }
+}
+#endif
 #ifdef INDICES_READ
 uint load_index(uvec2 i) {
     if (INDEX_CHUNKS == 1u) return indices0[i.x];

@@ -69,31 +69,36 @@ struct query_state {
 #ifndef FENNS_KERNEL
 
 // Appends one entry. An invocation writes its own list, so a subgroup's
-// stores scatter over as many lists; within one binding they go out a whole
-// aligned quad at a time (4x fewer scattered stores, each a full 16-byte
-// piece of a 32-byte sector), the list's first and last partial quads entry
-// by entry. Entries shift through the quad so every index is constant
-// (a dynamically indexed vector may live in slow local memory). Lists of
-// fewer than 8 entries, nearly all in sparse sets, are stored entry by entry
-// (H100: the quad bookkeeping cost them more than it saved).
-bool stores_quads(query_state s) { return INDEX_CHUNKS == 1u && s.target.capacity >= 8u; }
+// stores scatter over as many lists; they go out a whole aligned quad at a
+// time (4x fewer scattered stores, each a full 16-byte piece of a 32-byte
+// sector), the list's first and last partial quads entry by entry; also
+// where the lists span several bindings (H100, sph50 16M, 3.3 GB of lists:
+// entry by entry there made the fill 7x slower than at 4M). Entries shift
+// through the quad so every index is constant (a dynamically indexed vector
+// may live in slow local memory). Lists of fewer than 8 entries, nearly all
+// in sparse sets, are stored entry by entry (H100: the quad bookkeeping cost
+// them more than it saved).
+bool stores_quads(query_state s) { return s.target.capacity >= 8u; }
+
+// Entry k of the list (u64 entry index).
+uvec2 list_entry(query_state s, uint k) { return add64(s.target.base, k); }
 
 void emit(inout query_state s, uint v) {
     if (s.count < s.target.capacity) {
         if (stores_quads(s)) {
-            uint at = s.target.base.x + s.count;
+            uint at = s.target.base.x + s.count; // its low bits place the entry in its quad
             s.quad = uvec4(s.quad.yzw, v);
             if ((at & 3u) == 3u) {
                 if (s.count >= 3u) {
-                    index_quads[at >> 2u] = s.quad;
+                    store_index_quad(INDEX_CHUNKS == 1u ? uvec2(at - 3u, 0u) : list_entry(s, s.count - 3u), s.quad);
                 } else { // the list's first quad: only from its first entry on
-                    if (s.count >= 2u) indices0[at - 2u] = s.quad.y;
-                    if (s.count >= 1u) indices0[at - 1u] = s.quad.z;
-                    indices0[at] = s.quad.w;
+                    if (s.count >= 2u) store_index(list_entry(s, s.count - 2u), s.quad.y);
+                    if (s.count >= 1u) store_index(list_entry(s, s.count - 1u), s.quad.z);
+                    store_index(list_entry(s, s.count), s.quad.w);
                 }
             }
         } else {
-            store_index(add64(s.target.base, s.count), v);
+            store_index(list_entry(s, s.count), v);
         }
     }
     ++s.count;
@@ -102,11 +107,11 @@ void emit(inout query_state s, uint v) {
 // Stores the entries of the list's last, partial quad.
 void flush_list(query_state s) {
     if (!stores_quads(s)) return;
-    uint written = min(s.count, s.target.capacity), end = s.target.base.x + written;
-    uint pending = min(end & 3u, written);
-    if (pending >= 3u) indices0[end - 3u] = s.quad.y;
-    if (pending >= 2u) indices0[end - 2u] = s.quad.z;
-    if (pending >= 1u) indices0[end - 1u] = s.quad.w;
+    uint written = min(s.count, s.target.capacity);
+    uint pending = min((s.target.base.x + written) & 3u, written);
+    if (pending >= 3u) store_index(list_entry(s, written - 3u), s.quad.y);
+    if (pending >= 2u) store_index(list_entry(s, written - 2u), s.quad.z);
+    if (pending >= 1u) store_index(list_entry(s, written - 1u), s.quad.w);
 }
 
 #endif // !FENNS_KERNEL
