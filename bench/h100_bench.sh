@@ -6,6 +6,9 @@
 #   bash bench/h100_bench.sh b   # s1, s2, s3
 #   bash bench/h100_bench.sh k   # user kernels (issue 8): kernel_ms beside counts_ms for
 #                                # sph50, and fenns-sph at 10^6 particles (sph_log.txt, frames)
+#   bash bench/h100_bench.sh s   # the README's summary in one call: sph50 1M/4M both methods,
+#                                # fenns at 16M and at 2^26 in sorted order, s1/s3 4M, dam,
+#                                # cluster 4M, fenns-sph 10^6 and 4*10^6
 # Results land flat in $OUT: bench_<part>.csv (columns in docs/formats.md),
 # passes_<part>.csv (per-pass medians), plot_s1.svg, plot_s3.svg, info.txt.
 set -u
@@ -29,6 +32,18 @@ if [ "$part" = a ]; then
     bench --scenario sph50 --n 16777216 --method fenns --sorted-order --no-host
     bench --scenario dam
     bench --scenario cluster
+elif [ "$part" = s ]; then
+    "$B/fenns" info > "$OUT/info.txt" 2>&1
+    bench --scenario sph50 --n 1048576
+    bench --scenario sph50 --n 4194304
+    bench --scenario sph50 --n 16777216 --method fenns --no-host
+    bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3
+    bench --scenario s1 --n 4194304 --method fenns
+    bench --scenario s3 --n 4194304 --method fenns
+    bench --scenario dam --n 4194304 --method fenns
+    bench --scenario cluster --n 4194304 --method fenns --no-host
+    "$B/fenns-sph" --particles 1000000 --steps 1000 --frames 0 > "$OUT/sph_log.txt" 2>&1
+    "$B/fenns-sph" --particles 4000000 --steps 100 --frames 0 >> "$OUT/sph_log.txt" 2>&1
 elif [ "$part" = k ]; then
     bench --scenario sph50 --n 1048576 --no-host
     bench --scenario sph50 --n 4194304 --no-host
