@@ -61,6 +61,16 @@ static void frame_points(const float *base, float drift, float *xyz, float *vec4
 
 static float frame_radius(const frame *f) { return f->radius != 0.0f ? f->radius : PIPELINE_RADIUS; }
 
+static fenns_build_info frame_build_info(const frame_buffers *fb, const fenns_test_buffer *scratch, const frame *f) {
+    fenns_build_info b = {0};
+    b.particle_count = N;
+    b.positions = fenns_test_range(&fb->positions, 0, VK_WHOLE_SIZE);
+    b.scratch = fenns_test_range(scratch, 0, VK_WHOLE_SIZE);
+    b.radius = f->radius;
+    b.domain = f->has_box ? &f->box : NULL;
+    return b;
+}
+
 static int has_pass(const fenns_pass_info *passes, uint32_t count, const char *name) {
     for (uint32_t k = 0; k < count; ++k)
         if (!strcmp(passes[k].name, name)) return 1;
@@ -121,12 +131,7 @@ static int run_pipeline(fenns_test_gpu *g, fenns_method method, int pipeline_box
 
     /* The pass lists: "domain reduce" exactly when the build computes its box. */
     for (int f = 0; f < FRAMES; ++f) {
-        fenns_build_info b = {0};
-        b.particle_count = N;
-        b.positions = fenns_test_range(&fb[f].positions, 0, VK_WHOLE_SIZE);
-        b.scratch = fenns_test_range(&scratch, 0, VK_WHOLE_SIZE);
-        b.radius = frames[f].radius;
-        b.domain = frames[f].has_box ? &frames[f].box : NULL;
+        fenns_build_info b = frame_build_info(&fb[f], &scratch, &frames[f]);
         fenns_pass_info passes[FENNS_MAX_PASSES];
         uint32_t count = fenns_get_build_passes(pipe, &b, passes);
         int computes_box = !frames[f].has_box && !pipeline_box;
@@ -143,12 +148,7 @@ static int run_pipeline(fenns_test_gpu *g, fenns_method method, int pipeline_box
     fenns_scratch_layout layout;
     fenns_pipeline_get_scratch_layout(pipe, N, &layout);
     for (int f = 0; f < FRAMES; ++f) {
-        fenns_build_info b = {0};
-        b.particle_count = N;
-        b.positions = fenns_test_range(&fb[f].positions, 0, VK_WHOLE_SIZE);
-        b.scratch = fenns_test_range(&scratch, 0, VK_WHOLE_SIZE);
-        b.radius = frames[f].radius;
-        b.domain = frames[f].has_box ? &frames[f].box : NULL;
+        fenns_build_info b = frame_build_info(&fb[f], &scratch, &frames[f]);
         fenns_cmd_build(cmd, pipe, &b);
         fenns_cmd_build_to_search_barrier(cmd, pipe);
         fenns_search_info s = {0};
