@@ -15,6 +15,8 @@ typedef struct scene {
     float radius;
     int user_domain; /* 1: domain_min/max are the caller's box */
     float domain_min[3], domain_max[3];
+    int exact;       /* 1: integer coordinates and radius, so every dist2 is exact and a pair
+                        at exactly r is a neighbour, never a rounding tolerance */
 } scene;
 
 /* Room for n points (the caller fills and frees s->xyz), everything else 0. */

@@ -75,6 +75,8 @@ static void check_host_search_status(const scene *s, fenns_status *status) {
         int diff = fenns_reference_compare(s->xyz, s->n, s->radius, ro, ri, csr.particle_count, csr.offsets,
                                            csr.indices, 0, &tolerated, msg, sizeof msg);
         CHECK(diff == 0, "%s (n=%u r=%g): %s", s->name, s->n, (double)s->radius, msg);
+        CHECK(!s->exact || tolerated == 0, "%s: %llu pairs at exactly r missing or extra (the arithmetic is exact)",
+              s->name, (unsigned long long)tolerated);
         uint32_t invalid = count_invalid(s->xyz, s->n);
         CHECK(csr.status.invalid_count == invalid, "%s: invalid_count %u, expected %u", s->name,
               csr.status.invalid_count, invalid);
@@ -391,6 +393,7 @@ static void run_scenes(int quick) {
     scene_init(&s, "lattice/exact-r", quick ? 1000 : 8000);
     fenns_scene_lattice(s.xyz, s.n, 1.0f, 1);
     s.radius = 1.0f;
+    s.exact = 1;
     check_host_search(&s);
     s.name = "lattice/caller-box";
     s.user_domain = 1;
@@ -398,6 +401,19 @@ static void run_scenes(int quick) {
     check_host_search(&s);
     s.name = "lattice/r=2";
     s.radius = 2.0f;
+    check_host_search(&s);
+    /* Pairs at exactly r in oblique directions ((3,4,0), (0,3,4), ...): the
+     * rows the search trims to the query's sphere must keep them. */
+    s.name = "lattice/3-4-5 r=5";
+    s.radius = 5.0f;
+    s.user_domain = 0;
+    check_host_search(&s);
+    for (uint32_t k = 0; k < 3 * s.n; ++k) s.xyz[k] += 4096.0f; /* still exact integers */
+    s.name = "lattice/3-4-5 at 4096";
+    check_host_search(&s);
+    s.name = "lattice/3-4-5 at 4096, box from 0";
+    s.user_domain = 1;
+    for (int a = 0; a < 3; ++a) s.domain_max[a] = 8192.0f;
     check_host_search(&s);
     free(s.xyz);
 
