@@ -25,6 +25,14 @@ static uint32_t search_paper_shared(uint32_t fine_cells) {
 
 static int finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
+int fenns_plan_radius_ok(float r) { return isfinite(r) && r > 0.0f; }
+
+int fenns_plan_domain_given(const float min[3], const float max[3]) {
+    for (int a = 0; a < 3; ++a)
+        if (min[a] != 0.0f || max[a] != 0.0f) return 1;
+    return 0;
+}
+
 const char *fenns_plan_domain_problem(const float min[3], const float max[3]) {
     if (!finite3(min) || !finite3(max)) return "domain is not finite";
     for (int a = 0; a < 3; ++a)
@@ -44,13 +52,12 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
         out->problem = why;                     \
         return FENNS_ERROR_INVALID_ARGUMENT;    \
     } while (0)
-    if (!(isfinite(info->radius) && info->radius > 0.0f)) FENNS_PLAN_REJECT_("radius must be finite and > 0");
+    if (!fenns_plan_radius_ok(info->radius)) FENNS_PLAN_REJECT_("radius must be finite and > 0");
     if (info->max_particles == 0) FENNS_PLAN_REJECT_("max_particles is 0");
     if (info->method != FENNS_METHOD_FENNS && info->method != FENNS_METHOD_FENNS_PAPER)
         FENNS_PLAN_REJECT_("unknown method");
-    int all_zero = 1;
-    for (int a = 0; a < 3; ++a) all_zero &= info->domain_min[a] == 0.0f && info->domain_max[a] == 0.0f;
-    const char *domain = all_zero ? NULL : fenns_plan_domain_problem(info->domain_min, info->domain_max);
+    int given = fenns_plan_domain_given(info->domain_min, info->domain_max);
+    const char *domain = given ? fenns_plan_domain_problem(info->domain_min, info->domain_max) : NULL;
     if (domain) FENNS_PLAN_REJECT_(domain);
 #undef FENNS_PLAN_REJECT_
     if (limits->max_workgroup_invocations < 64 || limits->shared_memory_budget < 16384 ||
@@ -61,7 +68,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
 
     out->method = info->method;
     out->radius = info->radius;
-    out->user_domain = !all_zero;
+    out->user_domain = given;
     memcpy(out->domain_min, info->domain_min, sizeof out->domain_min);
     memcpy(out->domain_max, info->domain_max, sizeof out->domain_max);
     out->max_particles = info->max_particles;

@@ -65,6 +65,13 @@ typedef struct fenns_scratch_plan {
 
 /* Errors: FENNS_ERROR_INVALID_ARGUMENT (radius, domain, count), FENNS_ERROR_TOO_LARGE,
  * FENNS_ERROR_UNSUPPORTED_DEVICE (limits below what the shaders need). */
+/* Whether r is a usable radius: finite and > 0. */
+int fenns_plan_radius_ok(float r);
+
+/* Whether six domain values name a caller's box: all six 0 ask for the
+ * particles' box, computed on the GPU at every build. */
+int fenns_plan_domain_given(const float min[3], const float max[3]);
+
 /* Why a caller's domain box is refused (not finite, min >= max on an axis,
  * extent overflowing float), or NULL when it is good. */
 const char *fenns_plan_domain_problem(const float min[3], const float max[3]);

@@ -1,6 +1,5 @@
 /* One run of a host searcher: pack, submit 1 (upload, build, count), read
  * the exact list size, submit 2 (lists), hand out the mapped readback. */
-#include <math.h>
 #include <string.h>
 
 #include "host_searcher.h"
@@ -225,7 +224,7 @@ static fenns_result run(fenns_host_searcher s, const fenns_host_search_info *inf
     memset(&rs, 0, sizeof rs);
     rs.n = info->particle_count;
     rs.radius = info->radius;
-    for (int a = 0; a < 3; ++a) rs.has_box |= info->domain_min[a] != 0.0f || info->domain_max[a] != 0.0f;
+    rs.has_box = fenns_plan_domain_given(info->domain_min, info->domain_max);
     memcpy(rs.box.min, info->domain_min, sizeof rs.box.min);
     memcpy(rs.box.max, info->domain_max, sizeof rs.box.max);
     rs.layout = fenns__host_readback_layout(rs.n);
@@ -307,11 +306,10 @@ fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_h
     }
     /* Checked here, not by a pipeline creation: the kept pipeline serves
      * every radius and box. */
-    int all_zero = 1;
-    for (int a = 0; a < 3; ++a) all_zero &= info->domain_min[a] == 0.0f && info->domain_max[a] == 0.0f;
-    const char *bad = !(isfinite(info->radius) && info->radius > 0.0f) ? "radius must be finite and > 0"
-                      : all_zero ? NULL
-                                 : fenns_plan_domain_problem(info->domain_min, info->domain_max);
+    const char *bad = !fenns_plan_radius_ok(info->radius) ? "radius must be finite and > 0"
+                      : fenns_plan_domain_given(info->domain_min, info->domain_max)
+                          ? fenns_plan_domain_problem(info->domain_min, info->domain_max)
+                          : NULL;
     if (bad) {
         fenns__log(searcher->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: %s", bad);
         return FENNS_ERROR_INVALID_ARGUMENT;

@@ -1,7 +1,6 @@
 /* The FENNS method: which passes a build and a search record, in which
  * order, with the buffers each touches, for the two variants; and the
  * argument checks of fenns_cmd_* and fenns_get_*_passes. */
-#include <math.h>
 #include <string.h>
 
 #include "methods/arguments.h"
@@ -89,7 +88,7 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
     }
     if (!check_common(p, info->particle_count, &info->positions, &info->scratch, who)) return 0;
     const char *bad = NULL;
-    if (info->radius != 0.0f && !(isfinite(info->radius) && info->radius > 0.0f))
+    if (info->radius != 0.0f && !fenns_plan_radius_ok(info->radius))
         bad = "radius must be 0 (the pipeline's) or finite and > 0";
     else if (info->domain)
         bad = fenns_plan_domain_problem(info->domain->min, info->domain->max);
