@@ -22,8 +22,9 @@ void main() {
         for (uint c = gl_LocalInvocationIndex; c < keys; c += gl_WorkGroupSize.x) s_histogram[c] = 0u;
         barrier();
     }
+    uint n = particle_count(); // absent particles are in no section (cell_end)
     uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
-    for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < pc.n; i += stride) {
+    for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < n; i += stride) {
         uint key = particle_key(load_position(i));
         if (shared_histogram) atomicAdd(s_histogram[key], 1u);
         else atomicAdd(KEY_START(key), 1u);

@@ -6,6 +6,7 @@
 #define USE_POSITIONS
 #define USE_PARAMS
 #define PARAMS_ACCESS
+#define USE_GPU_COUNT
 #include "bindings.glsl"
 #include "grid.glsl"
 
@@ -16,8 +17,9 @@ uint order_key(float f) {
 
 void main() {
     uvec3 lo = uvec3(0xFFFFFFFFu), hi = uvec3(0u);
+    uint n = min(requested_particles(), pc.n); // absent particles hold no position
     uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
-    for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < pc.n; i += stride) {
+    for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < n; i += stride) {
         vec3 p = load_position(i);
         if (!is_valid(p)) continue;
         uvec3 k = uvec3(order_key(p.x), order_key(p.y), order_key(p.z));

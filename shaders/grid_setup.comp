@@ -9,6 +9,7 @@
 #endif
 #define USE_PARAMS
 #define PARAMS_ACCESS
+#define USE_GPU_COUNT
 #include "bindings.glsl"
 
 float key_value(uint k) {
@@ -25,6 +26,7 @@ bool fits(uvec3 d) { return d.y <= pc.cell_capacity / d.x && d.z <= pc.cell_capa
 
 void main() {
     if (gl_LocalInvocationIndex != 0u) return;
+    uint requested = requested_particles(), n = min(requested, pc.n);
     vec3 dmin, dmax;
     if (pc.user_domain != 0u) {
         dmin = vec3(pc.domain_min_x, pc.domain_min_y, pc.domain_min_z);
@@ -46,7 +48,7 @@ void main() {
     float margin = min(r * (1.0 + 1.0 / 1024.0) + largest * (1.0 / 1048576.0), FENNS_MAX_EXTENT);
 
     vec3 occupied = max(extent, vec3(margin));
-    float density = float(pc.n) / (occupied.x * occupied.y * occupied.z);
+    float density = float(n) / (occupied.x * occupied.y * occupied.z);
     float h;       // smallest coarse cell edge
     float widest;  // the bound that keeps the search's cost proportional to its
                    // output: a cell never outgrows what its local grid resolves,
@@ -123,7 +125,8 @@ void main() {
         fine = uvec3(split + 2u * reach);
         inv_fine = vec3(float(split)); // fine cells per coarse cell edge
     }
-    prm.particle_count = pc.n;
+    prm.particle_count = n;
+    prm.requested_count = requested;
     prm.fine_reach = reach;
     prm.fine_split = split;
     prm.dims_x = dims.x; prm.dims_y = dims.y; prm.dims_z = dims.z;

@@ -19,8 +19,16 @@
 #include "grid.glsl"
 
 void main() {
+    uint n = particle_count();
     uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
     for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < pc.n; i += stride) {
+        if (i >= n) {
+            // Absent (past a GPU count): in place at the end of the invalid
+            // particles' cell, as an invalid particle, its position unread.
+            perm[i] = i;
+            store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
+            continue;
+        }
         vec3 p = load_position(i);
         uint key = particle_key(p);
         // The paper's inner sections fill from the right; all else from the left.

@@ -14,7 +14,7 @@ HEADER_C99_ASSERT(success_is_zero, FENNS_SUCCESS == 0);
 HEADER_C99_ASSERT(errors_negative, FENNS_ERROR_INVALID_ARGUMENT < 0 && FENNS_ERROR_INCOMPLETE < 0);
 HEADER_C99_ASSERT(default_method_zero, FENNS_METHOD_FENNS == 0);
 HEADER_C99_ASSERT(enum_is_32_bit, sizeof(fenns_result) == 4);
-HEADER_C99_ASSERT(status_is_std430_u32s, sizeof(fenns_status) == 20 * 4);
+HEADER_C99_ASSERT(status_is_std430_u32s, sizeof(fenns_status) == 22 * 4);
 HEADER_C99_ASSERT(version, FENNS_VERSION_MAJOR >= 0 && FENNS_VERSION_MINOR >= 0 && FENNS_VERSION_PATCH >= 0);
 
 /* Every result code has a message (the X-macro expands in user code too). */

@@ -8,7 +8,7 @@
 
 static_assert(FENNS_SUCCESS == 0, "zero is success");
 static_assert(sizeof(fenns_result) == 4, "32-bit enums");
-static_assert(sizeof(fenns_status) == 20 * 4, "fenns_status is 18 u32/f32 and one u64, no padding (std430)");
+static_assert(sizeof(fenns_status) == 22 * 4, "fenns_status is 20 u32/f32 and one u64, no padding (std430)");
 static_assert(std::is_trivially_copyable<fenns_pipeline_create_info>::value, "plain C structs");
 static_assert(std::is_standard_layout<fenns_search_info>::value, "plain C structs");
 static_assert(std::is_trivially_copyable<fenns_host_csr>::value, "plain C structs");

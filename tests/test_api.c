@@ -124,7 +124,8 @@ static void check_record_calls(void) {
     if (ok) {
         memset(pos.mapped, 0, 16u * n);
         memset(counts.mapped, 0xAB, 4u * n);
-        fenns_build_info good_build = {n, fenns_test_range(&pos, 0, 16u * n), fenns_test_range(&scratch, 0, req.size), NULL, 0.0f, NULL};
+        fenns_build_info good_build = {.particle_count = n, .positions = fenns_test_range(&pos, 0, 16u * n),
+                                       .scratch = fenns_test_range(&scratch, 0, req.size)};
         fenns_search_info good_search = {0};
         good_search.particle_count = n;
         good_search.positions = good_build.positions;

@@ -207,8 +207,8 @@ static fenns_result run_kernel(const scene *s, fenns_method method, const uint32
         VkCommandBuffer cmd;
         ok = fenns_test_begin(&g, &cmd) == VK_SUCCESS;
         if (ok) {
-            fenns_build_info b = {n, fenns_test_range(&pos, 0, VK_WHOLE_SIZE), fenns_test_range(&scratch, 0, req.size),
-                                  NULL, 0.0f, NULL};
+            fenns_build_info b = {.particle_count = n, .positions = fenns_test_range(&pos, 0, VK_WHOLE_SIZE),
+                                  .scratch = fenns_test_range(&scratch, 0, req.size)};
             fenns_cmd_build(cmd, p, &b);
             fenns_cmd_build_to_search_barrier(cmd, p);
             fenns_search_info si = {0};

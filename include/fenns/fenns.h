@@ -248,9 +248,10 @@ void fenns_pipeline_get_scratch_layout(fenns_pipeline pipeline, uint32_t particl
                                        fenns_scratch_layout *out);
 
 /* What the GPU writes for the caller to read back after a search
- * (std430 layout: u32 and one u64, no padding; 80 bytes). */
+ * (std430 layout: u32 and one u64, no padding; 88 bytes). */
 typedef struct fenns_status {
-    uint32_t particle_count;   /* n of the last build */
+    uint32_t particle_count;   /* particles of the last build: its particle_count, or
+                                  its GPU count capped at that */
     uint32_t invalid_count;    /* particles with NaN/Inf coordinates */
     uint64_t total_neighbors;  /* entries the lists need (CSR m) */
     uint32_t list_overflow;    /* particles whose list did not fit (fixed capacity or CSR capacity) */
@@ -266,6 +267,11 @@ typedef struct fenns_status {
                                     are invalid. Always 0 on drivers without such a limit. */
     uint32_t fine_split;       /* fenns: fine cells per coarse cell edge of the last build
                                   (the sections of every coarse cell); fenns-paper: 0 */
+    uint32_t requested_count;  /* the count the build was asked for: its info's
+                                  particle_count, or the value its particle_count_buffer
+                                  held; above particle_count when that buffer asked for
+                                  more particles than the build info allows */
+    uint32_t reserved;         /* 0 */
 } fenns_status;
 
 /* ------------------------------------------------------------------------ */
@@ -323,6 +329,18 @@ typedef struct fenns_build_info {
                                        particles' box computed on the GPU); else this
                                        box, min < max on every axis, extent finite; read
                                        during the call only */
+    /* GPU-driven count: a uint32 at particle_count_buffer.offset that the GPU
+     * wrote (the engine's emitter or culling pass), read by the build as its
+     * particle count; particle_count is then the most it may be (the
+     * positions and outputs are sized for particle_count). Particles from
+     * the count up to particle_count are absent: never read, nobody's
+     * neighbour, and their outputs are written as an invalid particle's
+     * (count 0, an empty list; a kernel's fenns_finish with no neighbour).
+     * A count above particle_count is taken as particle_count and the status
+     * says so (requested_count > particle_count). buffer VK_NULL_HANDLE: the
+     * count is particle_count. Needs STORAGE_BUFFER usage, an offset that is
+     * a multiple of minStorageBufferOffsetAlignment, range >= 4 bytes. */
+    fenns_buffer_range particle_count_buffer;
 } fenns_build_info;
 
 /* Sorts the particles into the coarse grid (paper Algorithms 1-2).
@@ -500,6 +518,7 @@ typedef enum fenns_resource {
     FENNS_RESOURCE_SORTED_TO_ORIGINAL = 5,
     FENNS_RESOURCE_KERNEL_OUTPUT = 6,
     FENNS_RESOURCE_USER_SET = 7, /* whatever the kernel's user_set holds: range is null */
+    FENNS_RESOURCE_PARTICLE_COUNT = 8, /* fenns_build_info.particle_count_buffer */
     FENNS_RESOURCE_MAX_ENUM = 0x7FFFFFFF
 } fenns_resource;
 

@@ -109,7 +109,8 @@ static void case_free(case_state *s) {
  * with profiles. */
 static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int sorted_order, fenns_profile *profile) {
     const fenns_output_flags order = sorted_order ? FENNS_OUTPUT_SORTED_ORDER : 0u;
-    fenns_build_info b = {n, sample_whole(&s->positions), sample_whole(&s->scratch), &profile[BENCH_BUILD], 0.0f, NULL};
+    fenns_build_info b = {.particle_count = n, .positions = sample_whole(&s->positions),
+                          .scratch = sample_whole(&s->scratch), .profile = &profile[BENCH_BUILD]};
     fenns_cmd_build(cmd, s->pipeline, &b);
     fenns_cmd_build_to_search_barrier(cmd, s->pipeline);
     fenns_search_info si = {0};
@@ -196,7 +197,7 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     VkBufferCopy up = {0, 0, 16u * (VkDeviceSize)(n ? n : 1u)};
     vkCmdCopyBuffer(cmd, s.upload.buffer, s.positions.buffer, 1, &up);
     sample_full_barrier(cmd);
-    fenns_build_info b = {n, sample_whole(&s.positions), sample_whole(&s.scratch), NULL, 0.0f, NULL};
+    fenns_build_info b = {.particle_count = n, .positions = sample_whole(&s.positions), .scratch = sample_whole(&s.scratch)};
     fenns_cmd_build(cmd, s.pipeline, &b);
     fenns_cmd_build_to_search_barrier(cmd, s.pipeline);
     fenns_search_info si = {0};

@@ -379,7 +379,8 @@ static int record_steps(sim *s, uint32_t count) {
     VkCommandBuffer cmd = s->steps_cmd;
     sample_full_barrier(cmd); /* the previous submission's integrate -> this build */
     for (uint32_t k = 0; k < count; ++k) {
-        fenns_build_info b = {s->n, sample_whole(&s->positions), sample_whole(&s->scratch), NULL, 0.0f, NULL};
+        fenns_build_info b = {.particle_count = s->n, .positions = sample_whole(&s->positions),
+                              .scratch = sample_whole(&s->scratch)};
         fenns_cmd_build(cmd, s->density, &b);
         fenns_cmd_build_to_search_barrier(cmd, s->density);
         fenns_search_info si = {0};

@@ -58,6 +58,19 @@ void store_sorted(uint i, uvec4 v) {
 #ifdef USE_PARAMS
 layout(std430, binding = FENNS_BINDING_PARAMS) PARAMS_ACCESS buffer Params { fenns_gpu_params prm; };
 #endif
+#ifdef USE_GPU_COUNT
+// The caller's particle count, written on the GPU (or the status block
+// standing in when there is none: pc.gpu_count == 0, never read).
+layout(std430, binding = FENNS_BINDING_GPU_COUNT) readonly buffer GpuCount { uint gpu_count_value; };
+// The particles the build was asked for (the count buffer may ask for more
+// than the n the positions hold: the build takes min(requested, n)).
+uint requested_particles() { return pc.gpu_count != 0u ? gpu_count_value : pc.n; }
+#endif
+#ifdef USE_PARAMS
+// The particles of this build: n, or the caller's GPU count capped at n
+// (grid setup writes it; particles from there to n are absent).
+uint particle_count() { return pc.gpu_count != 0u ? prm.particle_count : pc.n; }
+#endif
 #ifdef USE_CELLS
 layout(std430, binding = FENNS_BINDING_CELLS) CELLS_ACCESS buffer Cells { uint cells[]; };
 // Cell tables. A key is a section of a cell, cell * pc.sections + section;
@@ -70,8 +83,10 @@ uint cell_count_with_invalid() { return pc.cell_capacity + 1u; }
 #define RIGHT_CURSOR(k) cells[2u * section_keys() + 1u + (k)]
 #define WORK_START(c) cells[pc.work_base + (c)]
 uint cell_begin(uint c) { return KEY_START(c * pc.sections); }
+// The invalid particles' "cell" runs to n: it holds the absent particles
+// (from a GPU count on) after the invalid ones, as the reorder placed them.
 uint cell_end(uint c) {
-    return c == pc.cell_capacity ? KEY_START(section_keys()) : KEY_START((c + 1u) * pc.sections);
+    return c == pc.cell_capacity ? pc.n : KEY_START((c + 1u) * pc.sections);
 }
 #endif
 #ifdef USE_PERM

@@ -38,6 +38,8 @@
 #define FENNS_BINDING_OFFSETS 15  /* u64 (uvec2 in GLSL) n+1 */
 #define FENNS_BINDING_INDICES 16  /* u32 lists, chunked 16..27 */
 #define FENNS_BINDING_SORT_TMP 28 /* u32 ping-pong for long sections */
+#define FENNS_BINDING_GPU_COUNT 11 /* build: the caller's particle count (fenns_build_info.particle_count_buffer);
+                                     domain reduce and grid setup bind no scan, so it shares SCAN_IN's */
 #define FENNS_BINDING_KERNEL_OUTPUT 12 /* vec4 per particle of a user kernel; the kernel
                                           search binds no scan, so it shares SCAN_OUT's */
 #define FENNS_BINDING_COUNT 29
@@ -97,6 +99,8 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 loop_limit;      /* the driver's loop iterations per invocation (llvmpipe: 65535); 0: none */
     FENNS_U32 sorted_order;    /* search: 1 when outputs are indexed by sorted position (FENNS_OUTPUT_SORTED_ORDER) */
     FENNS_U32 kernel_outputs;  /* kernel search: FENNS_KERNEL_WRITES_* bits */
+    FENNS_U32 gpu_count;       /* build: 1 when the particle count is read from FENNS_BINDING_GPU_COUNT,
+                                  at most n (then later passes read prm.particle_count) */
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first
@@ -110,6 +114,7 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_F32 domain_max_x, domain_max_y, domain_max_z;
     FENNS_U32 incomplete_queries;
     FENNS_U32 fine_split;                        /* fenns: fine cells per coarse cell and axis (F) */
+    FENNS_U32 requested_count, status_reserved;  /* the count the build was asked for (GPU count) */
     /* coarse grid (dims_* above) and the cell table it folds onto */
     FENNS_U32 table_x, table_y, table_z;         /* table cells per axis (<= dims, >= 3 where smaller) */
     FENNS_F32 cell_x, cell_y, cell_z;            /* cell edge per axis (>= margin) */

@@ -122,7 +122,8 @@ static fenns_result record_counts(fenns_host_searcher s, run_state *rs, int kern
     fenns_search_info si = search_info(s, rs, kernel ? FENNS_OUTPUT_KERNEL | FENNS_OUTPUT_COUNTS : FENNS_OUTPUT_COUNTS,
                                        0, &rs->counts_profile);
     if (kernel) si.kernel_output = (fenns_buffer_range){s->values.buffer, 0, 16u * (VkDeviceSize)(n ? n : 1u)};
-    fenns_build_info b = {n, si.positions, rs->scratch, NULL, rs->radius, rs->has_box ? &rs->box : NULL};
+    fenns_build_info b = {.particle_count = n, .positions = si.positions, .scratch = rs->scratch, .radius = rs->radius,
+                          .domain = rs->has_box ? &rs->box : NULL};
     if (s->timestamps)
         vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timestamps, FENNS_HOST_TS_BUILD_BEGIN);
     fenns_cmd_build(s->cmd, s->pipeline, &b);

@@ -79,6 +79,11 @@ static void build_step(fenns_steps *s, const fenns_build_info *info, int reads_p
     fenns__access(st, FENNS_RESOURCE_SCRATCH, &info->scratch, CS, RW);
 }
 
+/* The last step reads the caller's GPU count too. */
+static void read_gpu_count(fenns_steps *s, const fenns_build_info *info) {
+    fenns__access(&s->items[s->count - 1u], FENNS_RESOURCE_PARTICLE_COUNT, &info->particle_count_buffer, CS, R);
+}
+
 /* The build's steps; 0 (logged) for a refused info. */
 static int build_steps(fenns_pipeline p, const fenns_build_info *info, const char *who, fenns_recording *rec,
                        fenns_steps *s) {
@@ -92,6 +97,10 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         bad = "radius must be 0 (the pipeline's) or finite and > 0";
     else if (info->domain)
         bad = fenns_plan_domain_problem(info->domain->min, info->domain->max);
+    else if (info->particle_count_buffer.buffer && !fenns__range_ok(&info->particle_count_buffer, sizeof(uint32_t)))
+        bad = "particle_count_buffer range is smaller than 4 bytes";
+    else if (info->particle_count_buffer.buffer && !fenns__aligned(p, info->particle_count_buffer.offset))
+        bad = "particle_count_buffer offset is not a multiple of minStorageBufferOffsetAlignment";
     if (bad) {
         fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: %s; nothing recorded", who, bad);
         return 0;
@@ -104,13 +113,20 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         memcpy(rec->f.domain_min, info->domain->min, sizeof rec->f.domain_min);
         memcpy(rec->f.domain_max, info->domain->max, sizeof rec->f.domain_max);
     }
+    rec->f.particle_count_buffer = info->particle_count_buffer;
     s->count = 0;
     const uint64_t n = info->particle_count, keys = p->plan.section_keys;
     const int deterministic = p->plan.method == FENNS_METHOD_FENNS;
     fenns__access(fenns__step(s, "clear", clear_step, 4u * keys), FENNS_RESOURCE_SCRATCH, &info->scratch, XFER,
                   VK_ACCESS_TRANSFER_WRITE_BIT);
-    if (!rec->f.user_domain) build_step(s, info, 1, "domain reduce", domain_reduce_step, 16u * n);
+    /* The two passes before the count is in the scratch read the caller's. */
+    const int gpu_count = info->particle_count_buffer.buffer != VK_NULL_HANDLE;
+    if (!rec->f.user_domain) {
+        build_step(s, info, 1, "domain reduce", domain_reduce_step, 16u * n);
+        if (gpu_count) read_gpu_count(s, info);
+    }
     build_step(s, info, 0, "grid setup", grid_setup_step, 256u);
+    if (gpu_count) read_gpu_count(s, info);
     build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * keys);
     build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);
     build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);

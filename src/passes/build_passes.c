@@ -16,6 +16,7 @@ void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns
     f->user_domain = (uint32_t)p->plan.user_domain;
     memcpy(f->domain_min, p->plan.domain_min, sizeof f->domain_min);
     memcpy(f->domain_max, p->plan.domain_max, sizeof f->domain_max);
+    memset(&f->particle_count_buffer, 0, sizeof f->particle_count_buffer);
 }
 
 void fenns__bind_region(fenns_bindings *b, const fenns_frame *f, uint32_t binding, fenns_region r) {
@@ -35,6 +36,17 @@ void fenns__bind_positions(fenns_bindings *b, const fenns_pipeline p, const fenn
 void fenns__bind_sorted(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f) {
     fenns__bind_chunked(b, FENNS_BINDING_SORTED, f->scratch.buffer, f->scratch.offset + f->layout.sorted.offset,
                         f->layout.sorted.size, p->plan.chunk_shift16, 16, FENNS_CHUNKS);
+}
+
+/* The caller's particle count where the build reads one (pc.gpu_count),
+ * else the status block standing in (the shader does not read it). */
+static void bind_gpu_count(fenns_bindings *b, const fenns_frame *f, fenns_push *pc) {
+    pc->gpu_count = f->particle_count_buffer.buffer != VK_NULL_HANDLE;
+    if (pc->gpu_count)
+        fenns__bind(b, FENNS_BINDING_GPU_COUNT, f->particle_count_buffer.buffer, f->particle_count_buffer.offset,
+                    sizeof(uint32_t));
+    else
+        fenns__bind_region(b, f, FENNS_BINDING_GPU_COUNT, f->layout.params);
 }
 
 static VkDeviceSize scratch_at(const fenns_frame *f, fenns_region r, size_t field_offset) {
@@ -59,6 +71,7 @@ void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenn
     fenns__bind_positions(&b, p, f);
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
+    bind_gpu_count(&b, f, &pc);
     fenns__dispatch(cmd, p, FENNS_PASS_domain_reduce, &b, &pc, f->n ? p->plan.count_groups : 0);
 }
 
@@ -66,6 +79,7 @@ void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
     fenns_bindings b = {0};
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
+    bind_gpu_count(&b, f, &pc);
     pc.mode = p->plan.cell_occupancy;
     pc.radius = f->radius;
     pc.user_domain = f->user_domain;
@@ -84,6 +98,7 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns_push pc = fenns__push_base(p, f->n);
+    pc.gpu_count = f->particle_count_buffer.buffer != VK_NULL_HANDLE;
     pc.mode = p->plan.shared_histogram;
     fenns__dispatch(cmd, p, FENNS_PASS_coarse_count, &b, &pc, f->n ? p->plan.count_groups : 0);
 }
@@ -120,6 +135,7 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
     fenns_bindings b = {0};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
+    pc.gpu_count = f->particle_count_buffer.buffer != VK_NULL_HANDLE;
     pc.mode = write_sorted ? 1u : 0u;
     fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, f->n ? p->plan.count_groups : 0);
 }
