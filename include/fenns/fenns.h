@@ -347,8 +347,8 @@ typedef struct fenns_build_info {
  *
  * Records:  compute dispatches and fills of the scratch range, with barriers
  *           between its own passes.
- * Requires: the caller's writes to positions visible to
- *           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT, and
+ * Requires: the caller's writes to positions (and to particle_count_buffer)
+ *           visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT, and
  *           prior reads of the scratch finished (the build overwrites it).
  * Produces: the scratch (sorted particles, permutation, cell tables, status)
  *           written at COMPUTE_SHADER / SHADER_WRITE and TRANSFER / TRANSFER_WRITE;
