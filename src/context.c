@@ -63,10 +63,13 @@ static const char *load_functions(struct fenns_context_T *ctx, PFN_vkGetInstance
     if (!ctx->vk.name) return #name;
     FENNS_VK_DEVICE_FUNCTIONS(FENNS_LOAD_DEVICE_)
 #undef FENNS_LOAD_DEVICE_
+    /* Optional: NULL where the device was created without the extension. */
+    ctx->vk.vkCmdPushDescriptorSetKHR = (PFN_vkCmdPushDescriptorSetKHR)gdpa(ctx->device, "vkCmdPushDescriptorSetKHR");
     return NULL;
 }
 
-static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_memory_budget) {
+static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_memory_budget,
+                                fenns_descriptor_path descriptors) {
     VkPhysicalDeviceProperties props;
     ctx->vk.vkGetPhysicalDeviceProperties(ctx->physical_device, &props);
     if (props.apiVersion < VK_API_VERSION_1_1) {
@@ -129,7 +132,16 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
     else if (l->subgroup_size < 4 || l->subgroup_size > 128) missing = "a subgroup size between 4 and 128";
     else if (l->shared_memory_budget < 16384) missing = "16 KiB of compute shared memory";
     else if (l->max_workgroup_invocations < 64) missing = "64 invocations per workgroup";
-    else if (push.maxPushDescriptors < FENNS_BINDING_COUNT) missing = "29 push descriptors (maxPushDescriptors)";
+    else if (props.limits.maxPerStageDescriptorStorageBuffers < FENNS_BINDING_COUNT ||
+             props.limits.maxDescriptorSetStorageBuffers < FENNS_BINDING_COUNT)
+        missing = "29 storage buffers per shader stage and per descriptor set";
+    /* Push descriptors where the device has them enabled (the function
+     * loads) with room for every binding, unless the caller asks for sets. */
+    int can_push = ctx->vk.vkCmdPushDescriptorSetKHR && push.maxPushDescriptors >= FENNS_BINDING_COUNT &&
+                   has_extension(ctx, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    ctx->push_descriptors = descriptors != FENNS_DESCRIPTORS_SETS && can_push;
+    if (!missing && descriptors == FENNS_DESCRIPTORS_PUSH && !can_push)
+        missing = "VK_KHR_push_descriptor enabled with 29 push descriptors (descriptors = FENNS_DESCRIPTORS_PUSH)";
     if (missing) {
         fenns__log(ctx, FENNS_LOG_ERROR, "device '%s' lacks %s", l->device_name, missing);
         return FENNS_ERROR_UNSUPPORTED_DEVICE;
@@ -156,6 +168,7 @@ fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_c
         return FENNS_ERROR_INVALID_ARGUMENT;
     const VkAllocationCallbacks *cb = info->allocation_callbacks;
     if (cb && (!cb->pfnAllocation || !cb->pfnFree || !cb->pfnReallocation)) return FENNS_ERROR_INVALID_ARGUMENT;
+    if ((uint32_t)info->descriptors > (uint32_t)FENNS_DESCRIPTORS_SETS) return FENNS_ERROR_INVALID_ARGUMENT;
     struct fenns_context_T boot = {0};
     if (cb) {
         boot.allocator_copy = *cb;
@@ -179,15 +192,14 @@ fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_c
     const char *missing = load_functions(ctx, info->get_instance_proc_addr, info->get_device_proc_addr);
     fenns_result result = FENNS_SUCCESS;
     if (missing) {
-        fenns__log(ctx, FENNS_LOG_ERROR,
-                   "cannot load %s (is VK_KHR_push_descriptor enabled on the device?)", missing);
+        fenns__log(ctx, FENNS_LOG_ERROR, "cannot load %s", missing);
         result = FENNS_ERROR_UNSUPPORTED_DEVICE;
     } else if (info->debug_utils && !load_debug_utils(ctx, info->get_instance_proc_addr)) {
         fenns__log(ctx, FENNS_LOG_ERROR,
                    "debug_utils is set, but the instance gives no VK_EXT_debug_utils functions (enable the extension)");
         result = FENNS_ERROR_UNSUPPORTED_DEVICE;
     } else {
-        result = read_limits(ctx, info->shared_memory_budget);
+        result = read_limits(ctx, info->shared_memory_budget, info->descriptors);
     }
     if (result != FENNS_SUCCESS) {
         fenns__free(ctx, ctx);
@@ -200,6 +212,8 @@ fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_c
 void fenns_context_destroy(fenns_context context) {
     if (context) fenns__free(context, context);
 }
+
+int fenns_context_uses_push_descriptors(fenns_context context) { return context ? context->push_descriptors : 0; }
 
 void fenns_context_get_limits(fenns_context context, fenns_device_limits *out_limits) {
     if (context && out_limits) *out_limits = context->limits;

@@ -15,6 +15,8 @@ typedef struct fenns_vk {
     PFN_vkCmdBeginDebugUtilsLabelEXT vkCmdBeginDebugUtilsLabelEXT;
     PFN_vkCmdEndDebugUtilsLabelEXT vkCmdEndDebugUtilsLabelEXT;
     PFN_vkSetDebugUtilsObjectNameEXT vkSetDebugUtilsObjectNameEXT;
+    /* VK_KHR_push_descriptor; NULL where the device does not have it enabled. */
+    PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
 } fenns_vk;
 
 struct fenns_context_T {
@@ -31,6 +33,8 @@ struct fenns_context_T {
     fenns_device_limits limits;
     uint32_t timestamp_valid_bits;
     uint32_t loop_limit; /* loop iterations a shader invocation may run (llvmpipe: 65535); 0: no limit */
+    int push_descriptors; /* 1: passes push their descriptors; 0: descriptor sets from the
+                             caller's fenns_descriptor_arena */
 };
 
 /* Host memory through the caller's callbacks (or malloc). */

@@ -168,7 +168,9 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
         bindings[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
                                                      VK_SHADER_STAGE_COMPUTE_BIT, NULL};
     VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                                .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+                                                .flags = context->push_descriptors
+                                                             ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR
+                                                             : 0u,
                                                 .bindingCount = FENNS_BINDING_COUNT, .pBindings = bindings};
     VkResult r = context->vk.vkCreateDescriptorSetLayout(context->device, &set_info, context->allocator, &p->set_layout);
     if (r == VK_SUCCESS) {

@@ -73,10 +73,13 @@ typedef struct fenns_binding {
 
 #define FENNS_MAX_PUSHED FENNS_BINDING_COUNT
 
-/* The bindings one pass needs, built up before its dispatch. */
+/* The bindings one pass needs, built up before its dispatch, and the
+ * recording's arena their descriptor set comes from where the context has
+ * no push descriptors. */
 typedef struct fenns_bindings {
     fenns_binding items[FENNS_MAX_PUSHED];
     uint32_t count;
+    fenns_descriptor_arena arena;
 } fenns_bindings;
 
 void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
@@ -85,8 +88,10 @@ void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceS
 void fenns__bind_chunked(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
                          VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks);
 
-/* Binds the pass's pipeline, pushes descriptors and constants, dispatches
- * `groups` workgroups laid out in rows of at most 65535. */
+/* Binds the pass's pipeline, its descriptors (pushed, or a set from
+ * b->arena) and constants, dispatches `groups` workgroups laid out in rows
+ * of at most 65535. Without a descriptor set (the arena failed, logged)
+ * nothing is recorded. */
 void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
                      fenns_push *pc, uint64_t groups);
 
@@ -108,13 +113,13 @@ fenns_push fenns__push_base(fenns_pipeline p, uint32_t n);
 
 /* Device-wide exclusive scan: out[i] = sum of in[0..i) for i < count, with in
  * read as 0 at and beyond count_in. `in` and `out` may be the same range. */
-void fenns__record_scan(VkCommandBuffer cmd, fenns_pipeline p, VkBuffer scratch, VkDeviceSize sums_offset,
+void fenns__record_scan(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena, VkBuffer scratch, VkDeviceSize sums_offset,
                         VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer, VkDeviceSize out_offset,
                         uint32_t count_in, uint32_t count);
 
 /* The CSR offsets: u32 counts in, u64 exclusive sums out (count = n + 1
  * entries, the last the total); block sums in the scratch at sums_offset. */
-void fenns__record_scan64(VkCommandBuffer cmd, fenns_pipeline p, VkBuffer scratch, VkDeviceSize sums_offset,
+void fenns__record_scan64(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena, VkBuffer scratch, VkDeviceSize sums_offset,
                           VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer, VkDeviceSize out_offset,
                           uint32_t count_in, uint32_t count);
 

@@ -23,7 +23,6 @@
     X(vkDestroyPipeline)                          \
     X(vkCmdBindPipeline)                          \
     X(vkCmdPushConstants)                         \
-    X(vkCmdPushDescriptorSetKHR)                  \
     X(vkCmdBindDescriptorSets)                    \
     X(vkCmdDispatch)                              \
     X(vkCmdDispatchIndirect)                      \
@@ -55,6 +54,11 @@
     X(vkResetFences)                              \
     X(vkCreateQueryPool)                          \
     X(vkDestroyQueryPool)                         \
-    X(vkGetQueryPoolResults)
+    X(vkGetQueryPoolResults)                      \
+    X(vkCreateDescriptorPool)                     \
+    X(vkDestroyDescriptorPool)                    \
+    X(vkResetDescriptorPool)                      \
+    X(vkAllocateDescriptorSets)                   \
+    X(vkUpdateDescriptorSets)
 
 #endif

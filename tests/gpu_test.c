@@ -96,6 +96,7 @@ fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budge
     hci.log = fenns_test_log;
     hci.log_user_data = g;
     hci.shared_memory_budget = shared_memory_budget;
+    hci.no_push_descriptors = fenns_test_without_push_descriptors();
     fenns_result fr = fenns_headless_create(&hci, &g->headless);
     if (fr != FENNS_SUCCESS) {
         fprintf(stderr, "gpu_test: fenns_headless_create failed (%d)\n", (int)fr);
@@ -117,6 +118,12 @@ fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budge
         return fr;
     }
     fenns_context_get_limits(g->context, &g->limits);
+    fr = fenns_descriptor_arena_create(g->context, &g->arena);
+    if (fr != FENNS_SUCCESS) {
+        fprintf(stderr, "gpu_test: fenns_descriptor_arena_create failed: %s\n", fenns_result_string(fr));
+        fenns_test_gpu_close(g);
+        return fr;
+    }
 
     VkCommandPoolCreateInfo pci;
     memset(&pci, 0, sizeof pci);
@@ -130,9 +137,16 @@ fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budge
         fenns_test_gpu_close(g);
         return FENNS_ERROR_VULKAN;
     }
-    fprintf(stderr, "gpu_test: %s, subgroup %u, shared memory budget %u\n", g->limits.device_name,
-            g->limits.subgroup_size, g->limits.shared_memory_budget);
+    fprintf(stderr, "gpu_test: %s, subgroup %u, shared memory budget %u, %s\n", g->limits.device_name,
+            g->limits.subgroup_size, g->limits.shared_memory_budget,
+            fenns_context_uses_push_descriptors(g->context) ? "push descriptors" : "descriptor sets");
     return FENNS_SUCCESS;
+}
+
+int fenns_test_without_push_descriptors(void)
+{
+    const char *v = getenv("FENNS_TEST_DESCRIPTORS");
+    return v && !strcmp(v, "sets");
 }
 
 uint32_t fenns_test_gpu_close(fenns_test_gpu *g)
@@ -143,6 +157,8 @@ uint32_t fenns_test_gpu_close(fenns_test_gpu *g)
         (void)vkDeviceWaitIdle(g->device);
     if (g->command_pool)
         vkDestroyCommandPool(g->device, g->command_pool, NULL);
+    fenns_descriptor_arena_destroy(g->arena);
+    g->arena = NULL;
     fenns_context_destroy(g->context);
     /* Validation reports leaked objects while the device is destroyed; the
      * logger (user data g) still counts them. */
@@ -310,6 +326,7 @@ VkResult fenns_test_submit(fenns_test_gpu *g, VkCommandBuffer cmd)
         if (r != VK_SUCCESS) /* the command buffer may still be pending */
             (void)vkDeviceWaitIdle(g->device);
         vkDestroyFence(g->device, fence, NULL);
+        fenns_descriptor_arena_reset(g->arena); /* its sets' command buffer is done */
     }
     vkFreeCommandBuffers(g->device, g->command_pool, 1, &cmd);
     if (r != VK_SUCCESS)

@@ -40,7 +40,7 @@ void header_c99_use(VkCommandBuffer cmd, fenns_context context)
     fenns_plan_summary plan;
     fenns_build_info build = {0};
     fenns_search_info search = {0};
-    fenns_headless_create_info headless_info = {0, -1, 1, header_c99_log, NULL, 0u};
+    fenns_headless_create_info headless_info = {0, -1, 1, header_c99_log, NULL, 0u, 0};
     fenns_headless headless = NULL;
     fenns_context_create_info context_info;
     fenns_log_fn log = header_c99_log;
@@ -62,11 +62,17 @@ void header_c99_use(VkCommandBuffer cmd, fenns_context context)
     fenns_pipeline_get_scratch_layout(pipeline, 1024u, &layout);
     fenns_pipeline_get_plan(pipeline, &plan);
     build.particle_count = 1024u;
+    if (!fenns_context_uses_push_descriptors(context) &&
+        fenns_descriptor_arena_create(context, &build.descriptors) != FENNS_SUCCESS)
+        return;
+    search.descriptors = build.descriptors;
     fenns_cmd_build(cmd, pipeline, &build);
     fenns_cmd_build_to_search_barrier(cmd, pipeline);
     search.outputs = FENNS_OUTPUT_COUNTS | FENNS_OUTPUT_CSR;
     fenns_cmd_search(cmd, pipeline, &search);
     fenns_pipeline_destroy(pipeline);
+    fenns_descriptor_arena_reset(build.descriptors);
+    fenns_descriptor_arena_destroy(build.descriptors);
     {
         fenns_host_searcher searcher = NULL;
         fenns_host_search_info host_info = {FENNS_METHOD_FENNS, 1.0f, NULL, 0, 0u, {0.0f, 0.0f, 0.0f},

@@ -126,7 +126,9 @@ static void check_record_calls(void) {
         memset(counts.mapped, 0xAB, 4u * n);
         fenns_build_info good_build = {.particle_count = n, .positions = fenns_test_range(&pos, 0, 16u * n),
                                        .scratch = fenns_test_range(&scratch, 0, req.size)};
+        good_build.descriptors = g.arena;
         fenns_search_info good_search = {0};
+        good_search.descriptors = g.arena;
         good_search.particle_count = n;
         good_search.positions = good_build.positions;
         good_search.scratch = good_build.scratch;

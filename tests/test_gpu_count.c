@@ -70,9 +70,12 @@ static VkDeviceSize slot_size(const fenns_test_gpu *g) {
     return a > 4u ? a : 4u;
 }
 
+static fenns_descriptor_arena arena; /* the test device's (fenns_test_gpu.arena) */
+
 static fenns_build_info frame_build(const fenns_test_buffer *positions, const fenns_test_buffer *scratch,
                                     const fenns_test_buffer *count, VkDeviceSize slot, int f) {
     fenns_build_info b = {0};
+    b.descriptors = arena;
     b.particle_count = N;
     b.positions = fenns_test_range(&positions[f], 0, VK_WHOLE_SIZE);
     b.scratch = fenns_test_range(scratch, 0, VK_WHOLE_SIZE);
@@ -248,6 +251,7 @@ static int run_method(fenns_test_gpu *g, fenns_method method) {
         fenns_cmd_build(cmd, pipe, &b);
         fenns_cmd_build_to_search_barrier(cmd, pipe);
         fenns_search_info s = {0};
+        s.descriptors = arena;
         s.particle_count = N;
         s.positions = b.positions;
         s.scratch = b.scratch;
@@ -307,6 +311,7 @@ done:
 int main(void) {
     fenns_test_gpu g;
     if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
+    arena = g.arena;
     int ok = run_method(&g, FENNS_METHOD_FENNS);
     ok &= run_method(&g, FENNS_METHOD_FENNS_PAPER);
     uint32_t problems = fenns_test_gpu_close(&g);

@@ -211,7 +211,9 @@ static fenns_result run_kernel(const scene *s, fenns_method method, const uint32
                                   .scratch = fenns_test_range(&scratch, 0, req.size)};
             fenns_cmd_build(cmd, p, &b);
             fenns_cmd_build_to_search_barrier(cmd, p);
+            b.descriptors = g.arena;
             fenns_search_info si = {0};
+            si.descriptors = g.arena;
             si.particle_count = n;
             si.positions = b.positions;
             si.scratch = b.scratch;
@@ -416,6 +418,7 @@ static int refusal_buffers(fenns_pipeline p, fenns_test_buffer b[3], fenns_searc
              fenns_test_buffer_create(&g, 1600, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL, &b[2]) ==
                  VK_SUCCESS;
     si->particle_count = 100;
+    si->descriptors = g.arena;
     si->positions = fenns_test_range(&b[0], 0, VK_WHOLE_SIZE);
     si->scratch = fenns_test_range(&b[1], 0, req.size);
     si->kernel_output = fenns_test_range(&b[2], 0, VK_WHOLE_SIZE);

@@ -106,13 +106,37 @@ static VKAPI_ATTR void VKAPI_CALL w_bind_pipeline(VkCommandBuffer cmd, VkPipelin
     log_event(EV_COMMAND, "bind pipeline %p", (void *)pipeline);
     REAL(vkCmdBindPipeline)(cmd, point, pipeline);
 }
+/* A pass's descriptors, pushed or in a set: logged the same way either way. */
+static void log_descriptors(uint32_t set, uint32_t count, const VkDescriptorBufferInfo *const *infos) {
+    log_event(EV_COMMAND, "descriptors set %u count %u", set, count);
+    for (uint32_t i = 0; i < count; ++i)
+        log_buffer(infos[i]->buffer, infos[i]->offset, infos[i]->range, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+}
 static VKAPI_ATTR void VKAPI_CALL w_push_descriptors(VkCommandBuffer cmd, VkPipelineBindPoint point, VkPipelineLayout layout,
                                                     uint32_t set, uint32_t count, const VkWriteDescriptorSet *writes) {
-    log_event(EV_COMMAND, "push descriptors set %u count %u", set, count);
-    for (uint32_t i = 0; i < count; ++i)
-        log_buffer(writes[i].pBufferInfo->buffer, writes[i].pBufferInfo->offset, writes[i].pBufferInfo->range,
-                   VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    const VkDescriptorBufferInfo *infos[32];
+    for (uint32_t i = 0; i < count && i < 32u; ++i) infos[i] = writes[i].pBufferInfo;
+    log_descriptors(set, count < 32u ? count : 32u, infos);
     REAL(vkCmdPushDescriptorSetKHR)(cmd, point, layout, set, count, writes);
+}
+
+/* The descriptor-set path: what each set was written with, logged when it is bound. */
+static struct written_set {
+    VkDescriptorSet set;
+    uint32_t count;
+    VkDescriptorBufferInfo infos[32];
+} written[64];
+static uint32_t written_next;
+static VKAPI_ATTR void VKAPI_CALL w_update_sets(VkDevice device, uint32_t count, const VkWriteDescriptorSet *writes,
+                                               uint32_t copy_count, const VkCopyDescriptorSet *copies) {
+    VkDescriptorSet set = count ? writes[0].dstSet : VK_NULL_HANDLE;
+    for (uint32_t k = 0; k < 64u; ++k) /* a set handed out again after a reset */
+        if (written[k].set == set) written[k].set = VK_NULL_HANDLE;
+    struct written_set *w = &written[written_next++ % 64u];
+    w->set = set;
+    w->count = 0;
+    for (uint32_t i = 0; i < count && w->count < 32u; ++i) w->infos[w->count++] = *writes[i].pBufferInfo;
+    REAL(vkUpdateDescriptorSets)(device, count, writes, copy_count, copies);
 }
 static VKAPI_ATTR void VKAPI_CALL w_push_constants(VkCommandBuffer cmd, VkPipelineLayout layout, VkShaderStageFlags stages,
                                                   uint32_t offset, uint32_t size, const void *values) {
@@ -154,6 +178,13 @@ static VKAPI_ATTR void VKAPI_CALL w_bind_sets(VkCommandBuffer cmd, VkPipelineBin
                                              uint32_t first, uint32_t count, const VkDescriptorSet *sets,
                                              uint32_t dynamic_count, const uint32_t *dynamic_offsets) {
     log_event(EV_COMMAND, "bind descriptor sets %u+%u", first, count);
+    for (uint32_t k = 0; first == 0 && count > 0 && k < 64u; ++k)
+        if (written[k].set == sets[0]) {
+            const VkDescriptorBufferInfo *infos[32];
+            for (uint32_t i = 0; i < written[k].count; ++i) infos[i] = &written[k].infos[i];
+            log_descriptors(0, written[k].count, infos);
+            break;
+        }
     REAL(vkCmdBindDescriptorSets)(cmd, point, layout, first, count, sets, dynamic_count, dynamic_offsets);
 }
 static VKAPI_ATTR void VKAPI_CALL w_timestamp(VkCommandBuffer cmd, VkPipelineStageFlagBits stage, VkQueryPool pool,
@@ -186,7 +217,9 @@ static VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL logging_gdpa(VkDevice device, co
 #define WRAP_(vk_name, fn) \
     if (!strcmp(name, #vk_name)) return (PFN_vkVoidFunction)fn;
     WRAP_(vkCmdBindPipeline, w_bind_pipeline)
-    WRAP_(vkCmdPushDescriptorSetKHR, w_push_descriptors)
+    if (!strcmp(name, "vkCmdPushDescriptorSetKHR")) /* only where the device has it enabled */
+        return real_gdpa(device, name) ? (PFN_vkVoidFunction)w_push_descriptors : NULL;
+    WRAP_(vkUpdateDescriptorSets, w_update_sets)
     WRAP_(vkCmdPushConstants, w_push_constants)
     WRAP_(vkCmdDispatch, w_dispatch)
     WRAP_(vkCmdDispatchIndirect, w_dispatch_indirect)
@@ -378,8 +411,11 @@ static int upload_positions(setup *s, const float *xyz) {
     return ok;
 }
 
+static fenns_descriptor_arena arena; /* the test device's (fenns_test_gpu.arena) */
+
 static fenns_build_info build_info(const setup *s) {
     fenns_build_info b = {0};
+    b.descriptors = arena;
     b.particle_count = s->n;
     b.positions = fenns_test_range(&s->positions, 0, VK_WHOLE_SIZE);
     b.scratch = fenns_test_range(&s->scratch, 0, VK_WHOLE_SIZE);
@@ -388,6 +424,7 @@ static fenns_build_info build_info(const setup *s) {
 
 static fenns_search_info search_info(const setup *s, const search_case *c, const outputs *o, int counting) {
     fenns_search_info info = {0};
+    info.descriptors = arena;
     info.particle_count = s->n;
     info.positions = fenns_test_range(&s->positions, 0, VK_WHOLE_SIZE);
     info.scratch = fenns_test_range(&s->scratch, 0, VK_WHOLE_SIZE);
@@ -636,6 +673,7 @@ static int check_reorder(fenns_test_gpu *g, fenns_context ctx, fenns_method meth
         VkBufferCopy perm_copy = {layout.permutation_offset, 0, 4u * N};
         vkCmdCopyBuffer(cmd, s.scratch.buffer, perm_buffer.buffer, 1, &perm_copy);
         fenns_reorder_info r = {0};
+        r.descriptors = arena;
         r.particle_count = N;
         r.scratch = fenns_test_range(&s.scratch, 0, VK_WHOLE_SIZE);
         r.stride = stride;
@@ -675,6 +713,7 @@ static int check_reorder(fenns_test_gpu *g, fenns_context ctx, fenns_method meth
         VkCommandBuffer cmd;
         if (fenns_test_begin(g, &cmd) == VK_SUCCESS) {
             fenns_reorder_info good = {0};
+            good.descriptors = arena;
             good.particle_count = N;
             good.scratch = fenns_test_range(&s.scratch, 0, VK_WHOLE_SIZE);
             good.stride = 8;
@@ -719,6 +758,7 @@ done:
 int main(void) {
     fenns_test_gpu g;
     if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
+    arena = g.arena;
     int ok = 1;
     static float xyz[3 * N];
     uint32_t state = 99u;
@@ -796,6 +836,7 @@ int main(void) {
                 VK_SUCCESS &&
             fenns_test_begin(&g, &cmd) == VK_SUCCESS) {
             fenns_build_info b = {0};
+            b.descriptors = arena;
             b.particle_count = N;
             b.positions = fenns_test_range(&positions, 0, VK_WHOLE_SIZE);
             b.scratch = fenns_test_range(&scratch, 0, VK_WHOLE_SIZE);

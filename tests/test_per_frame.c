@@ -61,8 +61,11 @@ static void frame_points(const float *base, float drift, float *xyz, float *vec4
 
 static float frame_radius(const frame *f) { return f->radius != 0.0f ? f->radius : PIPELINE_RADIUS; }
 
+static fenns_descriptor_arena arena; /* the test device's (fenns_test_gpu.arena) */
+
 static fenns_build_info frame_build_info(const frame_buffers *fb, const fenns_test_buffer *scratch, const frame *f) {
     fenns_build_info b = {0};
+    b.descriptors = arena;
     b.particle_count = N;
     b.positions = fenns_test_range(&fb->positions, 0, VK_WHOLE_SIZE);
     b.scratch = fenns_test_range(scratch, 0, VK_WHOLE_SIZE);
@@ -152,6 +155,7 @@ static int run_pipeline(fenns_test_gpu *g, fenns_method method, int pipeline_box
         fenns_cmd_build(cmd, pipe, &b);
         fenns_cmd_build_to_search_barrier(cmd, pipe);
         fenns_search_info s = {0};
+        s.descriptors = arena;
         s.particle_count = N;
         s.positions = b.positions;
         s.scratch = b.scratch;
@@ -271,6 +275,7 @@ static int check_refusals(fenns_test_gpu *g) {
     uint32_t listed = 0;
     for (size_t c = 0; made && c < cases; ++c) {
         fenns_build_info b = {0};
+        b.descriptors = arena;
         b.particle_count = N;
         b.positions = fenns_test_range(&positions, 0, VK_WHOLE_SIZE);
         b.scratch = fenns_test_range(&scratch, 0, VK_WHOLE_SIZE);
@@ -294,6 +299,7 @@ static int check_refusals(fenns_test_gpu *g) {
 int main(void) {
     fenns_test_gpu g;
     if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
+    arena = g.arena;
     static float base[3 * N];
     uint32_t state = 7u;
     for (uint32_t k = 0; k < 3 * N; ++k) {

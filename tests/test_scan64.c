@@ -31,7 +31,7 @@ static void check_scan(const char *name, fenns_pipeline p, const uint32_t *count
         ok = fenns_test_begin(&g, &cmd) == VK_SUCCESS;
     }
     if (ok) {
-        fenns__record_scan64(cmd, p, sums.buffer, 0, in.buffer, 0, out.buffer, 0, n, n + 1u);
+        fenns__record_scan64(cmd, p, g.arena, sums.buffer, 0, in.buffer, 0, out.buffer, 0, n, n + 1u);
         fenns_test_cmd_barrier(cmd);
         ok = fenns_test_submit(&g, cmd) == VK_SUCCESS;
         CHECK(ok, "%s: submit", name);

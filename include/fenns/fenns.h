@@ -85,6 +85,18 @@ typedef struct fenns_pipeline_T *fenns_pipeline; /* one per configuration */
 /* Context                                                                  */
 /* ------------------------------------------------------------------------ */
 
+/* How passes bind their buffers. Push descriptors (VK_KHR_push_descriptor)
+ * cost nothing to manage; where a driver lacks them (several mobile ones),
+ * fenns writes descriptor sets allocated from a fenns_descriptor_arena that
+ * the caller passes in each recording's info (see below). */
+typedef enum fenns_descriptor_path {
+    FENNS_DESCRIPTORS_AUTO = 0, /* push descriptors where the device has VK_KHR_push_descriptor
+                                   enabled, else descriptor sets */
+    FENNS_DESCRIPTORS_PUSH = 1, /* push descriptors, or FENNS_ERROR_UNSUPPORTED_DEVICE */
+    FENNS_DESCRIPTORS_SETS = 2, /* descriptor sets, even where push descriptors exist */
+    FENNS_DESCRIPTORS_MAX_ENUM = 0x7FFFFFFF
+} fenns_descriptor_path;
+
 typedef struct fenns_context_create_info {
     VkInstance instance;              /* required; must outlive the context */
     VkPhysicalDevice physical_device; /* required */
@@ -106,11 +118,11 @@ typedef struct fenns_context_create_info {
                          around "fenns: search (counts)", ...) and names its pipelines
                          ("fenns: <pass>") for RenderDoc, Nsight and validation
                          messages. 0: no labels, no names, no cost. */
+    fenns_descriptor_path descriptors; /* 0: AUTO */
 } fenns_context_create_info;
 
 /* Device requirements, checked by fenns_context_create (FENNS_ERROR_UNSUPPORTED_DEVICE
- * otherwise, with the missing item logged): Vulkan 1.1; the device extension
- * VK_KHR_push_descriptor enabled; compute-stage subgroup operations BASIC,
+ * otherwise, with the missing item logged): Vulkan 1.1; compute-stage subgroup operations BASIC,
  * ARITHMETIC and BALLOT; a subgroup size between 4 and 128; 16 KiB of shared memory.
  *
  * Cost: loads about 60 function pointers and queries properties; no GPU work.
@@ -121,6 +133,34 @@ fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_c
 
 /* NULL-safe. All pipelines of the context must be destroyed first. */
 void fenns_context_destroy(fenns_context context);
+
+/* 1 when the context's passes push their descriptors, 0 when they need a
+ * fenns_descriptor_arena in every recording's info. */
+int fenns_context_uses_push_descriptors(fenns_context context);
+
+/* Descriptor sets for devices without push descriptors.
+ *
+ * Each pass fenns records then takes one descriptor set from the arena named
+ * in the info (fenns_build_info.descriptors, fenns_search_info.descriptors,
+ * fenns_reorder_info.descriptors), writes it once with that recording's
+ * buffers and binds it; a set is never written again until the arena is
+ * reset, so buffers may be destroyed and created (even with the same
+ * handles) between frames without stale descriptors. Keep one arena per
+ * frame in flight (and per recording thread): reset it when the command
+ * buffers recorded with it have completed (after your fence or timeline
+ * wait), or have been reset or freed unsubmitted. An arena grows by another
+ * descriptor pool when a frame records more than it has held before, then
+ * keeps it: steady frames allocate nothing. A build or search that cannot
+ * get its sets (the pool's creation failed) logs the error, records nothing
+ * more, and marks the status so that every query reads incomplete
+ * (fenns_status.incomplete_queries). With push descriptors the arena is not
+ * used, so code that always passes one runs on every device.
+ *
+ * Thread safety: externally synchronized, like a VkCommandPool. */
+typedef struct fenns_descriptor_arena_T *fenns_descriptor_arena;
+fenns_result fenns_descriptor_arena_create(fenns_context context, fenns_descriptor_arena *out_arena);
+void fenns_descriptor_arena_reset(fenns_descriptor_arena arena); /* NULL-safe */
+void fenns_descriptor_arena_destroy(fenns_descriptor_arena arena); /* NULL-safe; after its command buffers completed */
 
 /* The limits fenns reads from the device, for `fenns info` and diagnostics. */
 typedef struct fenns_device_limits {
@@ -341,6 +381,8 @@ typedef struct fenns_build_info {
      * count is particle_count. Needs STORAGE_BUFFER usage, an offset that is
      * a multiple of minStorageBufferOffsetAlignment, range >= 4 bytes. */
     fenns_buffer_range particle_count_buffer;
+    fenns_descriptor_arena descriptors; /* required where the context has no push descriptors
+                                           (fenns_context_uses_push_descriptors); else unused */
 } fenns_build_info;
 
 /* Sorts the particles into the coarse grid (paper Algorithms 1-2).
@@ -410,6 +452,7 @@ typedef struct fenns_search_info {
                                          buffers) */
     VkDescriptorSet user_set;         /* KERNEL: bound as set 1 when the kernel has a
                                          user_set_layout (then required), else ignored */
+    fenns_descriptor_arena descriptors; /* as fenns_build_info.descriptors */
 } fenns_search_info;
 
 /* Searches every particle's neighbours (paper Algorithms 3-4 or the query-driven
@@ -465,6 +508,7 @@ typedef struct fenns_reorder_info {
                                       other overlap with src is refused */
     fenns_buffer_range temp;       /* in place only: stride*n bytes that src is copied to
                                       first (needs TRANSFER_DST; src then needs TRANSFER_SRC) */
+    fenns_descriptor_arena descriptors; /* as fenns_build_info.descriptors */
 } fenns_reorder_info;
 
 /* Records the reorder (one dispatch, one word per invocation; in place, a copy

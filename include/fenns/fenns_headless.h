@@ -11,8 +11,8 @@
  * The instance asks for Vulkan 1.3 when the loader has it (else the loader's
  * 1.1 or 1.2) and enables VK_KHR_portability_enumeration when present. The
  * device gets one queue of a COMPUTE family (one with timestamps preferred),
- * VK_KHR_push_descriptor, VK_EXT_subgroup_size_control with subgroupSizeControl
- * and computeFullSubgroups where supported, and shaderInt64 where supported.
+ * VK_KHR_push_descriptor (unless no_push_descriptors), VK_EXT_subgroup_size_control
+ * with subgroupSizeControl and computeFullSubgroups, each where supported, and shaderInt64 where supported.
  *
  * volk: creation loads volk's global function pointers (volkInitialize once,
  * volkLoadInstance per instance; no volkLoadDevice), so a program that links
@@ -46,6 +46,9 @@ typedef struct fenns_headless_create_info {
                                 "fenns: validation: ..." */
     void *log_user_data;
     uint32_t shared_memory_budget; /* copied into the context create-info */
+    int no_push_descriptors; /* 1: leave VK_KHR_push_descriptor off even where the device has
+                                it, as on drivers without it (fenns then binds descriptor
+                                sets from a fenns_descriptor_arena) */
 } fenns_headless_create_info;
 
 /* Creates the instance, the validation messenger when asked, and the device.

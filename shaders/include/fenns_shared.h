@@ -68,6 +68,11 @@
 #define FENNS_FINE_REACH_MAX 2 /* fine cells searched on each side of a query's */
 #define FENNS_LOCAL_DIM_MAX (FENNS_FINE_SPLIT_MAX + 2 * FENNS_FINE_REACH_MAX) /* local grid per axis */
 
+/* sort_incomplete and incomplete_queries of a recording whose passes could
+ * not all be bound (its descriptor arena failed): large, so that no search's
+ * additions wrap it round to 0. */
+#define FENNS_UNBOUND_MARK 0x40000000u
+
 /* Search output modes (push constant `mode`). */
 #define FENNS_MODE_COUNT 0 /* counts only */
 #define FENNS_MODE_FIXED 1 /* counts + fixed-capacity lists */

@@ -49,6 +49,7 @@ struct fenns_headless_T {
     fenns_log_fn log;
     void *log_user_data;
     uint32_t shared_memory_budget;
+    int no_push_descriptors;
     /* The debug messenger may be called from any thread that calls Vulkan. */
     atomic_uint validation_messages;
 };
@@ -458,6 +459,7 @@ typedef struct device_eval {
     char reason[160];              /* why not usable */
     uint32_t queue_family;         /* a COMPUTE family, timestamps preferred */
     int has_subgroup_size_control; /* the extension is listed */
+    int has_push_descriptor;       /* VK_KHR_push_descriptor is listed */
     int use_subgroup_size_control; /* the extension or Vulkan 1.3: chain its features */
     VkBool32 subgroup_size_control;
     VkBool32 compute_full_subgroups;
@@ -481,7 +483,7 @@ static VkResult evaluate_device(VkPhysicalDevice pd, uint32_t instance_api, devi
     VkResult r = list_extensions(pd, NULL, &ext, &ext_count);
     if (r != VK_SUCCESS)
         return r;
-    int has_push = has_extension(ext, ext_count, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    ev->has_push_descriptor = has_extension(ext, ext_count, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     ev->has_subgroup_size_control = has_extension(ext, ext_count, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     ev->has_portability_subset = has_extension(ext, ext_count, FENNS_HL_PORTABILITY_SUBSET);
     free(ext);
@@ -526,9 +528,7 @@ static VkResult evaluate_device(VkPhysicalDevice pd, uint32_t instance_api, devi
     free(families);
     ev->queue_family = timed != UINT32_MAX ? timed : compute;
 
-    if (!has_push)
-        snprintf(ev->reason, sizeof ev->reason, "no " VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
-    else if (compute == UINT32_MAX)
+    if (compute == UINT32_MAX)
         snprintf(ev->reason, sizeof ev->reason, "no compute queue");
     else if (!(subgroup.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) ||
              (subgroup.supportedOperations & FENNS_HL_SUBGROUP_OPS) != FENNS_HL_SUBGROUP_OPS)
@@ -673,7 +673,10 @@ static fenns_result create_device(struct fenns_headless_T *h, const device_eval 
 {
     const char *extensions[3];
     uint32_t extension_count = 0;
-    extensions[extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
+    /* Push descriptors where the device has them (fenns then needs no
+     * descriptor arena), unless the caller asked to leave them off. */
+    if (ev->has_push_descriptor && !h->no_push_descriptors)
+        extensions[extension_count++] = VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME;
     if (ev->has_subgroup_size_control)
         extensions[extension_count++] = VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME;
     if (ev->has_portability_subset) /* required whenever the device lists it */
@@ -771,6 +774,7 @@ fenns_result fenns_headless_create(const fenns_headless_create_info *info, fenns
     h->log = log;
     h->log_user_data = user_data;
     h->shared_memory_budget = info->shared_memory_budget;
+    h->no_push_descriptors = info->no_push_descriptors;
     atomic_init(&h->validation_messages, 0u);
 
     int validation = info->enable_validation || env_flag("FENNS_VALIDATION");

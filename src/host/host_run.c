@@ -47,6 +47,7 @@ static fenns_result submit_and_wait(fenns_host_searcher s, VkQueue queue) {
     if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkQueueSubmit");
     r = vk->vkWaitForFences(device, 1, &s->fence, VK_TRUE, UINT64_MAX);
     if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkWaitForFences");
+    fenns_descriptor_arena_reset(s->arena); /* the command buffer is done with its sets */
     return FENNS_SUCCESS;
 }
 
@@ -95,6 +96,7 @@ typedef struct run_state {
 static fenns_search_info search_info(fenns_host_searcher s, const run_state *rs, fenns_output_flags outputs,
                                      uint64_t entries, fenns_profile *profile) {
     fenns_search_info si = {0};
+    si.descriptors = s->arena;
     si.particle_count = rs->n;
     si.positions = (fenns_buffer_range){s->positions.buffer, 0, 16u * (VkDeviceSize)(rs->n ? rs->n : 1u)};
     si.scratch = rs->scratch;
@@ -123,7 +125,7 @@ static fenns_result record_counts(fenns_host_searcher s, run_state *rs, int kern
                                        0, &rs->counts_profile);
     if (kernel) si.kernel_output = (fenns_buffer_range){s->values.buffer, 0, 16u * (VkDeviceSize)(n ? n : 1u)};
     fenns_build_info b = {.particle_count = n, .positions = si.positions, .scratch = rs->scratch, .radius = rs->radius,
-                          .domain = rs->has_box ? &rs->box : NULL};
+                          .domain = rs->has_box ? &rs->box : NULL, .descriptors = s->arena};
     if (s->timestamps)
         vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timestamps, FENNS_HOST_TS_BUILD_BEGIN);
     fenns_cmd_build(s->cmd, s->pipeline, &b);

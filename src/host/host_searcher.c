@@ -64,6 +64,13 @@ fenns_result fenns_host_searcher_create(fenns_context context, fenns_host_search
         fenns_host_searcher_destroy(s);
         return fr;
     }
+    /* Descriptor sets where the device has no push descriptors: reset after
+     * every wait, so one pool serves every run. */
+    fenns_result made = fenns_descriptor_arena_create(context, &s->arena);
+    if (made != FENNS_SUCCESS) {
+        fenns_host_searcher_destroy(s);
+        return made;
+    }
     *out_searcher = s;
     return FENNS_SUCCESS;
 }
@@ -78,6 +85,7 @@ void fenns_host_searcher_destroy(fenns_host_searcher s) {
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) fenns__host_buffer_destroy(ctx, buffers[i]);
     if (s->timestamps) vk->vkDestroyQueryPool(ctx->device, s->timestamps, ctx->allocator);
     if (s->fence) vk->vkDestroyFence(ctx->device, s->fence, ctx->allocator);
+    fenns_descriptor_arena_destroy(s->arena);
     if (s->pool) vk->vkDestroyCommandPool(ctx->device, s->pool, NULL);
     fenns_pipeline_destroy(s->pipeline);
     fenns__free(ctx, s->kernel_code);

@@ -19,6 +19,7 @@ struct fenns_host_searcher_T {
     VkCommandBuffer cmd;
     VkFence fence;
     VkQueryPool timestamps; /* VK_NULL_HANDLE where the queue family has none */
+    fenns_descriptor_arena arena; /* sets of the one recording in flight (no push descriptors) */
     fenns_host_buffer upload;    /* packed vec4 positions, host-visible */
     fenns_host_buffer positions; /* device-local copy the build reads */
     fenns_host_buffer scratch, counts, offsets, indices;

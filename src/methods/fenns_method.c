@@ -8,9 +8,11 @@
 
 /* Checks what a build and a search share; logs and returns 0 on a bad argument. */
 static int check_common(fenns_pipeline p, uint32_t n, const fenns_buffer_range *positions,
-                        const fenns_buffer_range *scratch, const char *who) {
+                        const fenns_buffer_range *scratch, fenns_descriptor_arena arena, const char *who) {
     const char *bad = NULL;
-    if (n > p->plan.max_particles) bad = "particle_count exceeds the pipeline's max_particles";
+    if (!p->ctx->push_descriptors && !arena)
+        bad = "descriptors (a fenns_descriptor_arena) is required: the device has no push descriptors";
+    else if (n > p->plan.max_particles) bad = "particle_count exceeds the pipeline's max_particles";
     else if (n && !fenns__range_ok(positions, 16u * (VkDeviceSize)n)) bad = "positions range is null or smaller than 16*n bytes";
     else if (n && !fenns__aligned(p, positions->offset)) bad = "positions offset is not a multiple of minStorageBufferOffsetAlignment";
     else bad = fenns__scratch_problem(p, n, scratch);
@@ -91,7 +93,7 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: null info; nothing recorded", who);
         return 0;
     }
-    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, who)) return 0;
+    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, info->descriptors, who)) return 0;
     const char *bad = NULL;
     if (info->radius != 0.0f && !fenns_plan_radius_ok(info->radius))
         bad = "radius must be 0 (the pipeline's) or finite and > 0";
@@ -114,6 +116,7 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         memcpy(rec->f.domain_max, info->domain->max, sizeof rec->f.domain_max);
     }
     rec->f.particle_count_buffer = info->particle_count_buffer;
+    rec->f.arena = info->descriptors;
     s->count = 0;
     const uint64_t n = info->particle_count, keys = p->plan.section_keys;
     const int deterministic = p->plan.method == FENNS_METHOD_FENNS;
@@ -170,7 +173,7 @@ void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline p) {
 
 /* Checks a search info; logs and returns 0 on a bad argument. */
 static int check_search(fenns_pipeline p, const fenns_search_info *info, const char *who) {
-    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, who)) return 0;
+    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, info->descriptors, who)) return 0;
     uint32_t n = info->particle_count;
     fenns_output_flags out = info->outputs;
     const char *bad = NULL;
@@ -256,6 +259,7 @@ static int search_steps(fenns_pipeline p, const fenns_search_info *info, const c
     *rec = (fenns_recording){.profile = info->profile,
                              .counts_ready = (out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_COUNTS_READY)};
     fenns__frame_init(&rec->f, p, n, &info->positions, &info->scratch);
+    rec->f.arena = info->descriptors;
     rec->o = (fenns_outputs){info->counts, info->offsets, info->indices, info->fixed_capacity,
                              (out & FENNS_OUTPUT_SORTED_ORDER) ? 1u : 0u};
     rec->k = (fenns_kernel_outputs){info->kernel_output, (out & FENNS_OUTPUT_COUNTS) != 0, info->user_set};

@@ -6,6 +6,8 @@
 /* What is wrong with a reorder of `bytes` per range, or NULL. */
 static const char *problem(fenns_pipeline p, const fenns_reorder_info *info, VkDeviceSize bytes, int in_place) {
     const VkDeviceSize src_end = info->src.offset + bytes, dst_end = info->dst.offset + bytes;
+    if (!p->ctx->push_descriptors && !info->descriptors)
+        return "descriptors (a fenns_descriptor_arena) is required: the device has no push descriptors";
     if (info->particle_count > p->plan.max_particles) return "particle_count exceeds the pipeline's max_particles";
     const char *scratch = fenns__scratch_problem(p, info->particle_count, &info->scratch);
     if (scratch) return scratch;
@@ -48,6 +50,7 @@ void fenns_cmd_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_reorde
     fenns_frame f;
     fenns_buffer_range no_positions = {0};
     fenns__frame_init(&f, p, info->particle_count, &no_positions, &info->scratch);
+    f.arena = info->descriptors;
     fenns_buffer_range in = info->src, out = info->dst;
     in.range = out.range = bytes;
     if (in_place) {

@@ -17,6 +17,7 @@ void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns
     memcpy(f->domain_min, p->plan.domain_min, sizeof f->domain_min);
     memcpy(f->domain_max, p->plan.domain_max, sizeof f->domain_max);
     memset(&f->particle_count_buffer, 0, sizeof f->particle_count_buffer);
+    f->arena = NULL;
 }
 
 void fenns__bind_region(fenns_bindings *b, const fenns_frame *f, uint32_t binding, fenns_region r) {
@@ -67,7 +68,7 @@ void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame 
 }
 
 void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     fenns__bind_positions(&b, p, f);
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
@@ -76,7 +77,7 @@ void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenn
 }
 
 void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
     bind_gpu_count(&b, f, &pc);
@@ -93,7 +94,7 @@ void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
 }
 
 void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     fenns__bind_positions(&b, p, f);
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
@@ -106,7 +107,7 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
 void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     /* Counts of the K section keys become starts; start[K] = n. */
     VkDeviceSize cells = f->scratch.offset + f->layout.cells.offset;
-    fenns__record_scan(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
+    fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
                        cells, f->scratch.buffer, cells, p->plan.section_keys, p->plan.section_keys + 1u);
 }
 
@@ -115,7 +116,7 @@ static uint64_t groups_for(fenns_pipeline p, uint64_t items) {
 }
 
 void fenns__pass_cell_cursors(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns_push pc = fenns__push_base(p, f->n);
     fenns__dispatch(cmd, p, FENNS_PASS_cell_cursors, &b, &pc, groups_for(p, p->plan.section_keys));
@@ -132,7 +133,7 @@ static void bind_placement(fenns_bindings *b, fenns_pipeline p, const fenns_fram
 }
 
 void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int write_sorted) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.gpu_count = f->particle_count_buffer.buffer != VK_NULL_HANDLE;
@@ -141,7 +142,7 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
 }
 
 void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
     /* One invocation per section. */
@@ -149,7 +150,7 @@ void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenn
 }
 
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns__bind_region(&b, f, FENNS_BINDING_SORT_TMP, f->layout.sort_tmp);
     fenns_push pc = fenns__push_base(p, f->n);
@@ -158,7 +159,7 @@ void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns
 }
 
 void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns_push pc = fenns__push_base(p, f->n);
@@ -168,10 +169,10 @@ void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
     /* Work starts: C+1 chunk counts (the cells and the invalid particles)
      * scanned in place, WORK_START[C+1] = total. */
     VkDeviceSize work = f->scratch.offset + f->layout.cells.offset + 4u * (VkDeviceSize)p->plan.work_base;
-    fenns__record_scan(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
+    fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
                        work, f->scratch.buffer, work, p->plan.cell_capacity + 1u, p->plan.cell_capacity + 2u);
     fenns__barrier(cmd, p);
-    fenns_bindings args = {0};
+    fenns_bindings args = {.arena = f->arena};
     fenns__bind_region(&args, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(&args, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns__dispatch(cmd, p, FENNS_PASS_search_args, &args, &pc, 1);

@@ -16,6 +16,7 @@ typedef struct fenns_frame {
     uint32_t user_domain; /* 1: the box below; 0: the particles' bounding box (domain reduce) */
     float domain_min[3], domain_max[3];
     fenns_buffer_range particle_count_buffer; /* the caller's GPU count; null buffer: n */
+    fenns_descriptor_arena arena;             /* the info's; used without push descriptors */
 } fenns_frame;
 
 void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns_buffer_range *positions,

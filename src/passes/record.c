@@ -1,5 +1,6 @@
 /* What every pass does to record itself: push descriptors, push constants,
  * a dispatch in rows, and the barrier between passes. */
+#include "descriptor_arena.h"
 #include "pipeline.h"
 
 void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
@@ -35,28 +36,41 @@ fenns_push fenns__push_base(fenns_pipeline p, uint32_t n) {
     return pc;
 }
 
-static void bind_and_push(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
-                          const fenns_push *pc) {
+/* 0 when the pass has no descriptor set (the arena failed): record nothing. */
+static int bind_and_push(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
+                         const fenns_push *pc) {
     const fenns_vk *vk = &p->ctx->vk;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    if (!p->ctx->push_descriptors) {
+        set = fenns__arena_set(b->arena, p->set_layout);
+        if (set == VK_NULL_HANDLE) return 0;
+    }
     VkDescriptorBufferInfo infos[FENNS_MAX_PUSHED];
     VkWriteDescriptorSet writes[FENNS_MAX_PUSHED];
     for (uint32_t i = 0; i < b->count; ++i) {
         infos[i] = (VkDescriptorBufferInfo){b->items[i].buffer, b->items[i].offset, b->items[i].range};
-        writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        writes[i] = (VkWriteDescriptorSet){.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = set,
                                            .dstBinding = b->items[i].binding, .descriptorCount = 1,
                                            .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                            .pBufferInfo = &infos[i]};
     }
     VkPipelineLayout layout = fenns__pass_layout(p, pass);
     vk->vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->pipelines[pass]);
-    vk->vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, b->count, writes);
+    if (p->ctx->push_descriptors) {
+        vk->vkCmdPushDescriptorSetKHR(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, b->count, writes);
+    } else {
+        /* Written once, now, and never again until the caller resets the
+         * arena: a set is never changed under a pending command buffer. */
+        vk->vkUpdateDescriptorSets(p->ctx->device, b->count, writes, 0, NULL);
+        vk->vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, layout, 0, 1, &set, 0, NULL);
+    }
     vk->vkCmdPushConstants(cmd, layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof *pc, pc);
+    return 1;
 }
 
 void fenns__dispatch_indirect(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
                               fenns_push *pc, VkBuffer args, VkDeviceSize args_offset) {
-    bind_and_push(cmd, p, pass, b, pc);
-    p->ctx->vk.vkCmdDispatchIndirect(cmd, args, args_offset);
+    if (bind_and_push(cmd, p, pass, b, pc)) p->ctx->vk.vkCmdDispatchIndirect(cmd, args, args_offset);
 }
 
 void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, const fenns_bindings *b,
@@ -64,8 +78,7 @@ void fenns__dispatch(VkCommandBuffer cmd, fenns_pipeline p, fenns_pass pass, con
     /* Rows of at most 65535 workgroups (the smallest maxComputeWorkGroupCount). */
     uint32_t x = groups > 65535u ? 65535u : (uint32_t)groups;
     uint32_t y = x ? (uint32_t)((groups + x - 1) / x) : 0u;
-    bind_and_push(cmd, p, pass, b, pc);
-    if (x && y) p->ctx->vk.vkCmdDispatch(cmd, x, y, 1);
+    if (bind_and_push(cmd, p, pass, b, pc) && x && y) p->ctx->vk.vkCmdDispatch(cmd, x, y, 1);
 }
 
 void fenns__barrier(VkCommandBuffer cmd, fenns_pipeline p) {

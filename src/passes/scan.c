@@ -14,7 +14,8 @@ static const scan_kind scan_u64 = {FENNS_PASS_scan64_block, FENNS_PASS_scan64_ad
 
 /* wide_in: the input is `out` itself, already out_bytes wide (the block sums
  * of a lower level of the u64 scan, scanned in place). */
-static void scan_level(VkCommandBuffer cmd, fenns_pipeline p, const scan_kind *kind, VkBuffer scratch,
+static void scan_level(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena, const scan_kind *kind,
+                       VkBuffer scratch,
                        VkDeviceSize sums_offset, VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer,
                        VkDeviceSize out_offset, uint32_t count_in, uint32_t count, int wide_in) {
     uint64_t block = fenns_plan_scan_block(&p->plan);
@@ -22,7 +23,7 @@ static void scan_level(VkCommandBuffer cmd, fenns_pipeline p, const scan_kind *k
     VkDeviceSize in_bytes = (wide_in ? kind->out_bytes : 4u) * (VkDeviceSize)(count_in ? count_in : 1u);
     VkDeviceSize out_bytes = kind->out_bytes * (VkDeviceSize)count;
     VkDeviceSize sums_bytes = kind->out_bytes * (VkDeviceSize)(blocks ? blocks : 1u);
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = arena};
     fenns__bind(&b, FENNS_BINDING_SCAN_IN, in_buffer, in_offset, in_bytes);
     fenns__bind(&b, FENNS_BINDING_SCAN_OUT, out_buffer, out_offset, out_bytes);
     fenns__bind(&b, FENNS_BINDING_SCAN_SUMS, scratch, sums_offset, sums_bytes);
@@ -35,25 +36,25 @@ static void scan_level(VkCommandBuffer cmd, fenns_pipeline p, const scan_kind *k
     fenns__barrier(cmd, p);
     /* The block sums scanned in place; their own sums go right after them. */
     VkDeviceSize next = (sums_offset + sums_bytes + 255u) / 256u * 256u; /* offset alignment */
-    scan_level(cmd, p, kind, scratch, next, scratch, sums_offset, scratch, sums_offset, (uint32_t)blocks,
+    scan_level(cmd, p, arena, kind, scratch, next, scratch, sums_offset, scratch, sums_offset, (uint32_t)blocks,
                (uint32_t)blocks, kind->out_bytes == 8u);
     fenns__barrier(cmd, p);
-    fenns_bindings add = {0};
+    fenns_bindings add = {.arena = arena};
     fenns__bind(&add, FENNS_BINDING_SCAN_OUT, out_buffer, out_offset, out_bytes);
     fenns__bind(&add, FENNS_BINDING_SCAN_SUMS, scratch, sums_offset, sums_bytes);
     fenns__dispatch(cmd, p, kind->add, &add, &pc, blocks);
 }
 
-void fenns__record_scan(VkCommandBuffer cmd, fenns_pipeline p, VkBuffer scratch, VkDeviceSize sums_offset,
+void fenns__record_scan(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena, VkBuffer scratch, VkDeviceSize sums_offset,
                         VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer, VkDeviceSize out_offset,
                         uint32_t count_in, uint32_t count) {
     if (count == 0) return;
-    scan_level(cmd, p, &scan_u32, scratch, sums_offset, in_buffer, in_offset, out_buffer, out_offset, count_in, count, 0);
+    scan_level(cmd, p, arena, &scan_u32, scratch, sums_offset, in_buffer, in_offset, out_buffer, out_offset, count_in, count, 0);
 }
 
-void fenns__record_scan64(VkCommandBuffer cmd, fenns_pipeline p, VkBuffer scratch, VkDeviceSize sums_offset,
+void fenns__record_scan64(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena, VkBuffer scratch, VkDeviceSize sums_offset,
                           VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer, VkDeviceSize out_offset,
                           uint32_t count_in, uint32_t count) {
     if (count == 0) return;
-    scan_level(cmd, p, &scan_u64, scratch, sums_offset, in_buffer, in_offset, out_buffer, out_offset, count_in, count, 0);
+    scan_level(cmd, p, arena, &scan_u64, scratch, sums_offset, in_buffer, in_offset, out_buffer, out_offset, count_in, count, 0);
 }

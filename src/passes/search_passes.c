@@ -11,9 +11,12 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     VkDeviceSize at = counts_ready ? offsetof(fenns_gpu_params, list_overflow) : offsetof(fenns_gpu_params, total_neighbors);
     VkDeviceSize size = counts_ready ? sizeof(uint32_t) : 4u * sizeof(uint32_t);
     p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer, f->scratch.offset + f->layout.params.offset + at, size, 0u);
-    p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer,
-                               f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, incomplete_queries),
-                               sizeof(uint32_t), 0u);
+    /* incomplete_queries starts from the build's sort_incomplete: 0, unless
+     * the build's sort or recording fell short (then no search of it is whole). */
+    VkDeviceSize params = f->scratch.offset + f->layout.params.offset;
+    VkBufferCopy from_build = {params + offsetof(fenns_gpu_params, sort_incomplete),
+                               params + offsetof(fenns_gpu_params, incomplete_queries), sizeof(uint32_t)};
+    p->ctx->vk.vkCmdCopyBuffer(cmd, f->scratch.buffer, f->scratch.buffer, 1, &from_build);
 }
 
 /* Whether the indices range fits the first binding (the one-store variants). */
@@ -49,7 +52,7 @@ static void dispatch_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
 
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
                         uint32_t mode) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     bind_build(&b, p, f);
     bind_outputs(&b, p, o, mode);
     fenns_push pc = fenns__push_base(p, f->n);
@@ -67,7 +70,7 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
 
 void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
                                const fenns_kernel_outputs *k) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     bind_build(&b, p, f);
     /* What the kernel does not write, the status block stands in for: the
      * shader never writes it there (pc.kernel_outputs), but pushed
@@ -95,12 +98,12 @@ void fenns__copy_permutation(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
 }
 
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
-    fenns__record_scan64(cmd, p, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, o->counts.buffer,
+    fenns__record_scan64(cmd, p, f->arena, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, o->counts.buffer,
                          o->counts.offset, o->offsets.buffer, o->offsets.offset, f->n, f->n + 1u);
 }
 
 void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     fenns__bind(&b, FENNS_BINDING_OFFSETS, o->offsets.buffer, o->offsets.offset, o->offsets.range);
     fenns__bind_chunked(&b, FENNS_BINDING_INDICES, o->indices.buffer, o->indices.offset, o->indices.range,
                         p->plan.chunk_shift4, 4, FENNS_INDEX_CHUNKS);
@@ -120,7 +123,7 @@ void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fr
 void fenns__pass_reorder_attributes(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f,
                                     const fenns_buffer_range *in, const fenns_buffer_range *out, uint32_t words,
                                     uint32_t to_original) {
-    fenns_bindings b = {0};
+    fenns_bindings b = {.arena = f->arena};
     fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
     fenns__bind(&b, FENNS_BINDING_SCAN_IN, in->buffer, in->offset, in->range);
     fenns__bind(&b, FENNS_BINDING_SCAN_OUT, out->buffer, out->offset, out->range);

@@ -3,8 +3,10 @@
  * labels and profile timestamps around each, and described to frame graphs
  * (fenns_get_*_passes). One list drives all three, so what a frame graph is
  * told is what is recorded. */
+#include <stddef.h>
 #include <stdio.h>
 
+#include "descriptor_arena.h"
 #include "passes.h"
 
 fenns_step *fenns__step(fenns_steps *s, const char *name, fenns_step_fn record, uint64_t bytes) {
@@ -40,8 +42,24 @@ static void record_one(VkCommandBuffer cmd, fenns_pipeline p, const fenns_step *
     label_end(cmd, p);
 }
 
+/* A pass that got no descriptor set (its arena failed, logged) recorded no
+ * dispatch. What the later passes and the caller read must then say so:
+ * after a barrier from everything recorded so far, the status block's
+ * sort_incomplete is set (each search of this build copies it into
+ * incomplete_queries when it starts) and so is incomplete_queries. */
+static void mark_unbound(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r, uint64_t failures_before) {
+    if (fenns__arena_failures(r->f.arena) == failures_before) return;
+    fenns__barrier(cmd, p);
+    VkDeviceSize params = r->f.scratch.offset + r->f.layout.params.offset;
+    const uint32_t mark = FENNS_UNBOUND_MARK;
+    p->ctx->vk.vkCmdFillBuffer(cmd, r->f.scratch.buffer, params + offsetof(fenns_gpu_params, sort_incomplete), 4u, mark);
+    p->ctx->vk.vkCmdFillBuffer(cmd, r->f.scratch.buffer, params + offsetof(fenns_gpu_params, incomplete_queries), 4u,
+                               mark);
+}
+
 void fenns__record_steps(VkCommandBuffer cmd, fenns_pipeline p, const fenns_steps *s, const fenns_recording *r,
                          const char *label) {
+    uint64_t failures = fenns__arena_failures(r->f.arena);
     label_begin(cmd, p, label);
     fenns__profile_begin(cmd, p, r->profile);
     for (uint32_t k = 0; k < s->count; ++k) {
@@ -49,12 +67,15 @@ void fenns__record_steps(VkCommandBuffer cmd, fenns_pipeline p, const fenns_step
         if (k + 1 < s->count) fenns__barrier(cmd, p);
         fenns__profile_mark(cmd, p, r->profile, s->items[k].info.name, s->items[k].bytes);
     }
+    mark_unbound(cmd, p, r, failures);
     label_end(cmd, p);
 }
 
 void fenns__record_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_steps *s, const fenns_recording *r,
                         uint32_t k) {
+    uint64_t failures = fenns__arena_failures(r->f.arena);
     if (k == 0) fenns__profile_begin(cmd, p, r->profile);
     record_one(cmd, p, &s->items[k], r);
+    mark_unbound(cmd, p, r, failures);
     fenns__profile_mark(cmd, p, r->profile, s->items[k].info.name, s->items[k].bytes);
 }
