@@ -131,13 +131,14 @@ int main(void)
     fenns_headless headless = NULL;
     fenns_context context = NULL;
     fenns_pipeline pipeline = NULL;
+    fenns_descriptor_arena arena = NULL;
     VkDevice device = VK_NULL_HANDLE;
     buffer positions = {0}, scratch = {0}, counts = {0}, status_readback = {0};
     VkCommandPool pool = VK_NULL_HANDLE;
     VkFence fence = VK_NULL_HANDLE;
 
     /* 1. A device. An engine skips this and fills fenns_context_create_info
-     *    from its own instance and device (VK_KHR_push_descriptor enabled). */
+     *    from its own instance and device. */
     fenns_headless_create_info headless_info = {0};
     headless_info.use_device_index = 0; /* FENNS_DEVICE, else the best GPU, else lavapipe */
     CHECK_FENNS(fenns_headless_create(&headless_info, &headless));
@@ -148,6 +149,10 @@ int main(void)
     fenns_context_create_info context_info;
     fenns_headless_context_info(headless, &context_info);
     CHECK_FENNS(fenns_context_create(&context_info, &context));
+    /* Where the device has no push descriptors, passes bind descriptor sets
+     * from an arena (one per frame in flight, reset once its frame is done);
+     * with them it stays unused. Passing one always is the portable way. */
+    CHECK_FENNS(fenns_descriptor_arena_create(context, &arena));
     fenns_device_limits limits;
     fenns_context_get_limits(context, &limits);
     printf("device: %s\n", limits.device_name);
@@ -216,6 +221,7 @@ int main(void)
     build.particle_count = n;
     build.positions = (fenns_buffer_range){positions.buffer, 0, positions_size};
     build.scratch = (fenns_buffer_range){scratch.buffer, 0, scratch_req.size};
+    build.descriptors = arena;
     fenns_cmd_build(cmd, pipeline, &build);
 
     fenns_cmd_build_to_search_barrier(cmd, pipeline);
@@ -226,6 +232,7 @@ int main(void)
     search.scratch = build.scratch;
     search.outputs = FENNS_OUTPUT_COUNTS;
     search.counts = (fenns_buffer_range){counts.buffer, 0, (VkDeviceSize)n * sizeof(uint32_t)};
+    search.descriptors = arena;
     fenns_cmd_search(cmd, pipeline, &search);
 
     /* fenns leaves its outputs written at COMPUTE_SHADER / SHADER_WRITE; the
@@ -299,6 +306,7 @@ done:
         buffer_destroy(device, &positions);
     }
     fenns_pipeline_destroy(pipeline);
+    fenns_descriptor_arena_destroy(arena); /* after the wait: its sets are done */
     fenns_context_destroy(context);
     fenns_headless_destroy(headless);
     return exit_code;

@@ -36,12 +36,13 @@ void fenns__log(const fenns_context ctx, fenns_log_level level, const char *form
     ctx->log(level, message, ctx->log_user_data);
 }
 
+/* 1 when the device lists the extension, 0 when not, -1 out of host memory. */
 static int has_extension(struct fenns_context_T *ctx, const char *name) {
     uint32_t count = 0;
     if (ctx->vk.vkEnumerateDeviceExtensionProperties(ctx->physical_device, NULL, &count, NULL) != VK_SUCCESS)
         return 0;
     VkExtensionProperties *props = fenns__alloc(ctx, sizeof *props * (count ? count : 1));
-    if (!props) return 0;
+    if (!props) return -1;
     int found = 0;
     if (ctx->vk.vkEnumerateDeviceExtensionProperties(ctx->physical_device, NULL, &count, props) == VK_SUCCESS)
         for (uint32_t i = 0; i < count && !found; ++i) found = strcmp(props[i].extensionName, name) == 0;
@@ -77,14 +78,17 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
                    VK_API_VERSION_MAJOR(props.apiVersion), VK_API_VERSION_MINOR(props.apiVersion));
         return FENNS_ERROR_UNSUPPORTED_DEVICE;
     }
-    int size_control = props.apiVersion >= VK_API_VERSION_1_3 ||
-                       has_extension(ctx, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    int size_extension = has_extension(ctx, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
+    int push_extension = has_extension(ctx, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    if (size_extension < 0 || push_extension < 0) return FENNS_ERROR_OUT_OF_HOST_MEMORY;
+    int size_control = props.apiVersion >= VK_API_VERSION_1_3 || size_extension;
     VkPhysicalDeviceSubgroupSizeControlPropertiesEXT size_props = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES_EXT};
     VkPhysicalDevicePushDescriptorPropertiesKHR push = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PUSH_DESCRIPTOR_PROPERTIES_KHR, .pNext = size_control ? &size_props : NULL};
+    /* Each extension's struct only where the device has the extension. */
     VkPhysicalDeviceSubgroupProperties subgroup = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES,
-                                                   .pNext = &push};
+                                                   .pNext = push_extension ? (void *)&push : push.pNext};
     VkPhysicalDeviceProperties2 props2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &subgroup};
     ctx->vk.vkGetPhysicalDeviceProperties2(ctx->physical_device, &props2);
 
@@ -137,8 +141,7 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
         missing = "29 storage buffers per shader stage and per descriptor set";
     /* Push descriptors where the device has them enabled (the function
      * loads) with room for every binding, unless the caller asks for sets. */
-    int can_push = ctx->vk.vkCmdPushDescriptorSetKHR && push.maxPushDescriptors >= FENNS_BINDING_COUNT &&
-                   has_extension(ctx, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
+    int can_push = ctx->vk.vkCmdPushDescriptorSetKHR && push.maxPushDescriptors >= FENNS_BINDING_COUNT && push_extension;
     ctx->push_descriptors = descriptors != FENNS_DESCRIPTORS_SETS && can_push;
     if (!missing && descriptors == FENNS_DESCRIPTORS_PUSH && !can_push)
         missing = "VK_KHR_push_descriptor enabled with 29 push descriptors (descriptors = FENNS_DESCRIPTORS_PUSH)";

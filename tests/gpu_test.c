@@ -96,7 +96,6 @@ fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budge
     hci.log = fenns_test_log;
     hci.log_user_data = g;
     hci.shared_memory_budget = shared_memory_budget;
-    hci.no_push_descriptors = fenns_test_without_push_descriptors();
     fenns_result fr = fenns_headless_create(&hci, &g->headless);
     if (fr != FENNS_SUCCESS) {
         fprintf(stderr, "gpu_test: fenns_headless_create failed (%d)\n", (int)fr);
@@ -141,12 +140,6 @@ fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budge
             g->limits.subgroup_size, g->limits.shared_memory_budget,
             fenns_context_uses_push_descriptors(g->context) ? "push descriptors" : "descriptor sets");
     return FENNS_SUCCESS;
-}
-
-int fenns_test_without_push_descriptors(void)
-{
-    const char *v = getenv("FENNS_TEST_DESCRIPTORS");
-    return v && !strcmp(v, "sets");
 }
 
 uint32_t fenns_test_gpu_close(fenns_test_gpu *g)

@@ -44,14 +44,11 @@ typedef struct fenns_test_gpu {
     uint32_t warning_messages;
     int quiet;                    /* 1: count but do not print (tests of expected errors) */
     /* For every recording's info (.descriptors): needed where the device has
-     * no push descriptors (FENNS_TEST_DESCRIPTORS=sets), unused elsewhere.
-     * fenns_test_submit resets it once its command buffer is done. */
+     * no push descriptors (FENNS_NO_PUSH_DESCRIPTORS=1 opens it without
+     * them), unused elsewhere. fenns_test_submit resets it once its command
+     * buffer is done. */
     fenns_descriptor_arena arena;
 } fenns_test_gpu;
-
-/* 1 when FENNS_TEST_DESCRIPTORS=sets: devices are opened without
- * VK_KHR_push_descriptor, so fenns takes its descriptor-set path. */
-int fenns_test_without_push_descriptors(void);
 
 /* Opens the default device (FENNS_DEVICE honoured) with validation on, and a
  * context with the given shared-memory budget (0: the device maximum).

@@ -284,7 +284,7 @@ static int check_strict_driver(float *xyz, float *vec4) {
 }
 
 int main(void) {
-    setenv("FENNS_TEST_DESCRIPTORS", "sets", 1); /* the device without VK_KHR_push_descriptor */
+    setenv("FENNS_NO_PUSH_DESCRIPTORS", "1", 1); /* the device without VK_KHR_push_descriptor */
     if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
     CHECK(!fenns_context_uses_push_descriptors(g.context), "the context chose push descriptors on a device without them");
     float *xyz = malloc(12u * N), *vec4 = malloc(16u * N);

@@ -395,9 +395,10 @@ typedef struct fenns_build_info {
  * Produces: the scratch (sorted particles, permutation, cell tables, status)
  *           written at COMPUTE_SHADER / SHADER_WRITE and TRANSFER / TRANSFER_WRITE;
  *           add a barrier from those before reading it.
- * Clobbers: the bound compute pipeline, pushed descriptor set 0 and push
- *           constants of the compute bind point.
- * Never:    submits, waits, allocates, or changes queue ownership. */
+ * Clobbers: the bound compute pipeline, descriptor set 0 (pushed, or bound from
+ *           the arena) and push constants of the compute bind point.
+ * Never:    submits, waits, allocates (but a descriptor arena's next pool, the
+ *           first time a frame outgrows it), or changes queue ownership. */
 void fenns_cmd_build(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_build_info *info);
 
 typedef enum fenns_output_flag_bits {
@@ -478,9 +479,11 @@ typedef struct fenns_search_info {
  *           written at COMPUTE_SHADER / SHADER_WRITE (so are the kernel's own
  *           writes), sorted_to_original at TRANSFER / TRANSFER_WRITE; the
  *           caller adds the barrier to its consumer.
- * Clobbers: the bound compute pipeline, pushed descriptor set 0, push constants,
- *           and with a user set, the descriptor set bound at set 1.
- * Never:    submits, waits, allocates, or changes queue ownership. */
+ * Clobbers: the bound compute pipeline, descriptor set 0 (pushed, or bound from
+ *           the arena), push constants, and with a user set, the descriptor set
+ *           bound at set 1.
+ * Never:    submits, waits, allocates (but a descriptor arena's next pool, the
+ *           first time a frame outgrows it), or changes queue ownership. */
 void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_search_info *info);
 
 /* Records the one barrier a search needs after a build on the same scratch:
@@ -521,7 +524,8 @@ typedef struct fenns_reorder_info {
  *           COMPUTE_SHADER reads (in place: to TRANSFER reads), prior accesses
  *           of dst (and temp) finished.
  * Produces: dst written at COMPUTE_SHADER / SHADER_WRITE.
- * Clobbers: the bound compute pipeline, pushed descriptor set 0, push constants.
+ * Clobbers: the bound compute pipeline, descriptor set 0 (pushed, or bound from
+ *           the arena), push constants.
  * Bad arguments are logged and nothing is recorded. */
 void fenns_cmd_reorder(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_reorder_info *info);
 

@@ -48,7 +48,8 @@ typedef struct fenns_headless_create_info {
     uint32_t shared_memory_budget; /* copied into the context create-info */
     int no_push_descriptors; /* 1: leave VK_KHR_push_descriptor off even where the device has
                                 it, as on drivers without it (fenns then binds descriptor
-                                sets from a fenns_descriptor_arena) */
+                                sets from a fenns_descriptor_arena). Also on when
+                                FENNS_NO_PUSH_DESCRIPTORS is a non-zero number. */
 } fenns_headless_create_info;
 
 /* Creates the instance, the validation messenger when asked, and the device.

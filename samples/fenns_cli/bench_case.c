@@ -67,6 +67,7 @@ static double now_ms(void) {
 typedef struct case_state {
     bench_gpu g;
     fenns_pipeline pipeline;
+    fenns_descriptor_arena arena; /* descriptor sets where the device has no push descriptors */
     sample_buffer positions, scratch, counts, offsets, indices, status, upload, values;
     fenns_profile *profiles; /* (WARMUP + reps) * BENCH_CALLS */
     uint64_t *timestamps;
@@ -85,6 +86,7 @@ static void case_free(case_state *s) {
     sample_buffer_destroy(g->device, &s->upload);
     sample_buffer_destroy(g->device, &s->values);
     fenns_pipeline_destroy(s->pipeline);
+    fenns_descriptor_arena_destroy(s->arena);
     if (g->queries) vkDestroyQueryPool(g->device, g->queries, NULL);
     if (g->fence) vkDestroyFence(g->device, g->fence, NULL);
     if (g->pool) vkDestroyCommandPool(g->device, g->pool, NULL);
@@ -110,13 +112,15 @@ static void case_free(case_state *s) {
 static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int sorted_order, fenns_profile *profile) {
     const fenns_output_flags order = sorted_order ? FENNS_OUTPUT_SORTED_ORDER : 0u;
     fenns_build_info b = {.particle_count = n, .positions = sample_whole(&s->positions),
-                          .scratch = sample_whole(&s->scratch), .profile = &profile[BENCH_BUILD]};
+                          .scratch = sample_whole(&s->scratch), .profile = &profile[BENCH_BUILD],
+                          .descriptors = s->arena};
     fenns_cmd_build(cmd, s->pipeline, &b);
     fenns_cmd_build_to_search_barrier(cmd, s->pipeline);
     fenns_search_info si = {0};
     si.particle_count = n;
     si.positions = b.positions;
     si.scratch = b.scratch;
+    si.descriptors = s->arena;
     si.outputs = FENNS_OUTPUT_COUNTS | order;
     si.counts = sample_whole(&s->counts);
     si.profile = &profile[BENCH_COUNTS];
@@ -176,6 +180,8 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     pci.kernel = &density;
     fenns_result fr = fenns_pipeline_create(context, &pci, &s.pipeline);
     if (fr != FENNS_SUCCESS) FAIL("fenns_pipeline_create: %s", fenns_result_string(fr));
+    fr = fenns_descriptor_arena_create(context, &s.arena);
+    if (fr != FENNS_SUCCESS) FAIL("fenns_descriptor_arena_create: %s", fenns_result_string(fr));
     fenns_memory_requirements req;
     fenns_pipeline_get_scratch_requirements(s.pipeline, n, &req);
     VK_TRY(sample_buffer_create(s.g.device, s.g.physical_device, 16u * (VkDeviceSize)n, 0, &s.positions), "positions buffer");
@@ -197,19 +203,22 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     VkBufferCopy up = {0, 0, 16u * (VkDeviceSize)(n ? n : 1u)};
     vkCmdCopyBuffer(cmd, s.upload.buffer, s.positions.buffer, 1, &up);
     sample_full_barrier(cmd);
-    fenns_build_info b = {.particle_count = n, .positions = sample_whole(&s.positions), .scratch = sample_whole(&s.scratch)};
+    fenns_build_info b = {.particle_count = n, .positions = sample_whole(&s.positions), .scratch = sample_whole(&s.scratch),
+                          .descriptors = s.arena};
     fenns_cmd_build(cmd, s.pipeline, &b);
     fenns_cmd_build_to_search_barrier(cmd, s.pipeline);
     fenns_search_info si = {0};
     si.particle_count = n;
     si.positions = b.positions;
     si.scratch = b.scratch;
+    si.descriptors = s.arena;
     si.outputs = FENNS_OUTPUT_COUNTS;
     si.counts = sample_whole(&s.counts);
     fenns_cmd_search(cmd, s.pipeline, &si);
     sample_full_barrier(cmd);
     copy_status(cmd, &s, n);
     VK_TRY(submit(&s.g, cmd), "the sizing submit");
+    fenns_descriptor_arena_reset(s.arena); /* its command buffer is done */
     memcpy(&out->status, s.status.mapped, sizeof out->status);
     if (out->status.incomplete_queries) FAIL("the driver's loop limit cuts this search short");
     uint64_t m = out->status.total_neighbors;

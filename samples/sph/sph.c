@@ -57,6 +57,7 @@ typedef struct sim {
     VkCommandBuffer steps_cmd, frame_cmd;
     VkFence fence;
     fenns_pipeline density, forces;
+    fenns_descriptor_arena arena; /* descriptor sets where the device has no push descriptors */
     VkDescriptorSetLayout kernel_layout, integrate_layout, splat_layout;
     VkPipelineLayout integrate_pl, splat_pl;
     VkPipeline integrate, splat;
@@ -312,6 +313,7 @@ static int setup(sim *s, const options *o, float *spacing_out, float *dt_out) {
     fr = fenns_pipeline_create(s->context, &pci, &s->density);
     pci.kernel = &forces;
     if (fr == FENNS_SUCCESS) fr = fenns_pipeline_create(s->context, &pci, &s->forces);
+    if (fr == FENNS_SUCCESS) fr = fenns_descriptor_arena_create(s->context, &s->arena);
     if (fr != FENNS_SUCCESS) {
         free(xyzw);
         fprintf(stderr, "fenns-sph: error: fenns_pipeline_create: %s\n", fenns_result_string(fr));
@@ -375,18 +377,20 @@ static int setup(sim *s, const options *o, float *spacing_out, float *dt_out) {
 static int record_steps(sim *s, uint32_t count) {
     VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     VK_CHECK(vkResetCommandBuffer(s->steps_cmd, 0), "vkResetCommandBuffer");
+    fenns_descriptor_arena_reset(s->arena); /* the only command buffer using it is not pending */
     VK_CHECK(vkBeginCommandBuffer(s->steps_cmd, &bi), "vkBeginCommandBuffer");
     VkCommandBuffer cmd = s->steps_cmd;
     sample_full_barrier(cmd); /* the previous submission's integrate -> this build */
     for (uint32_t k = 0; k < count; ++k) {
         fenns_build_info b = {.particle_count = s->n, .positions = sample_whole(&s->positions),
-                              .scratch = sample_whole(&s->scratch)};
+                              .scratch = sample_whole(&s->scratch), .descriptors = s->arena};
         fenns_cmd_build(cmd, s->density, &b);
         fenns_cmd_build_to_search_barrier(cmd, s->density);
         fenns_search_info si = {0};
         si.particle_count = s->n;
         si.positions = b.positions;
         si.scratch = b.scratch;
+        si.descriptors = s->arena;
         si.outputs = FENNS_OUTPUT_KERNEL;
         si.kernel_output = sample_whole(&s->fluid);
         si.user_set = s->kernel_set;
@@ -481,6 +485,7 @@ static void teardown(sim *s) {
     }
     fenns_pipeline_destroy(s->density);
     fenns_pipeline_destroy(s->forces);
+    fenns_descriptor_arena_destroy(s->arena);
     for (int k = 0; k < 3; ++k)
         if (sets[k]) vkDestroyDescriptorSetLayout(s->device, sets[k], NULL);
     fenns_context_destroy(s->context);

@@ -774,7 +774,7 @@ fenns_result fenns_headless_create(const fenns_headless_create_info *info, fenns
     h->log = log;
     h->log_user_data = user_data;
     h->shared_memory_budget = info->shared_memory_budget;
-    h->no_push_descriptors = info->no_push_descriptors;
+    h->no_push_descriptors = info->no_push_descriptors || env_flag("FENNS_NO_PUSH_DESCRIPTORS");
     atomic_init(&h->validation_messages, 0u);
 
     int validation = info->enable_validation || env_flag("FENNS_VALIDATION");
