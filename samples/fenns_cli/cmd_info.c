@@ -200,6 +200,9 @@ int fenns_cli_info(int argc, char **argv)
     fenns_device_limits limits;
     fenns_context_get_limits(context, &limits);
     print_limits(&limits, fenns_headless_queue_family(headless));
+    printf("  descriptors                 %s\n", fenns_context_uses_push_descriptors(context)
+                                                   ? "pushed (VK_KHR_push_descriptor)"
+                                                   : "descriptor sets from an arena (no VK_KHR_push_descriptor)");
 
     fenns_pipeline_create_info pci;
     memset(&pci, 0, sizeof pci); /* all-zero domain: computed on the GPU */
