@@ -586,7 +586,7 @@ typedef struct fenns_pass_info {
 /* Fills out[0 .. count-1] (room for FENNS_MAX_PASSES) with the passes
  * fenns_cmd_build (fenns_cmd_search) records for this info and returns
  * count; 0 (logged) when the info would be refused by the all-in-one call,
- * or out is NULL. */
+ * or out is NULL. Listing needs no descriptor arena (recording does). */
 uint32_t fenns_get_build_passes(fenns_pipeline pipeline, const fenns_build_info *info, fenns_pass_info *out);
 uint32_t fenns_get_search_passes(fenns_pipeline pipeline, const fenns_search_info *info, fenns_pass_info *out);
 

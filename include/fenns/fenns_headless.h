@@ -12,7 +12,8 @@
  * 1.1 or 1.2) and enables VK_KHR_portability_enumeration when present. The
  * device gets one queue of a COMPUTE family (one with timestamps preferred),
  * VK_KHR_push_descriptor (unless no_push_descriptors), VK_EXT_subgroup_size_control
- * with subgroupSizeControl and computeFullSubgroups, each where supported, and shaderInt64 where supported.
+ * with subgroupSizeControl and computeFullSubgroups, timelineSemaphore (Vulkan
+ * 1.2, for the caller's frame loop), each where supported, and shaderInt64 where supported.
  *
  * volk: creation loads volk's global function pointers (volkInitialize once,
  * volkLoadInstance per instance; no volkLoadDevice), so a program that links

@@ -465,6 +465,7 @@ typedef struct device_eval {
     VkBool32 compute_full_subgroups;
     int has_portability_subset;
     VkBool32 shader_int64;
+    VkBool32 timeline_semaphore;   /* Vulkan 1.2's timelineSemaphore (for the caller's frame loop) */
 } device_eval;
 
 static VkResult evaluate_device(VkPhysicalDevice pd, uint32_t instance_api, device_eval *ev)
@@ -501,11 +502,16 @@ static VkResult evaluate_device(VkPhysicalDevice pd, uint32_t instance_api, devi
     VkPhysicalDeviceSubgroupSizeControlFeaturesEXT ssc;
     memset(&ssc, 0, sizeof ssc);
     ssc.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT;
+    VkPhysicalDeviceTimelineSemaphoreFeatures timeline;
+    memset(&timeline, 0, sizeof timeline);
+    timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
+    ssc.pNext = api >= VK_API_VERSION_1_2 ? &timeline : NULL;
     VkPhysicalDeviceFeatures2 features2;
     memset(&features2, 0, sizeof features2);
     features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-    features2.pNext = ev->use_subgroup_size_control ? &ssc : NULL;
+    features2.pNext = ev->use_subgroup_size_control ? (void *)&ssc : ssc.pNext;
     vkGetPhysicalDeviceFeatures2(pd, &features2);
+    ev->timeline_semaphore = timeline.timelineSemaphore;
     ev->subgroup_size_control = ssc.subgroupSizeControl;
     ev->compute_full_subgroups = ssc.computeFullSubgroups;
     ev->shader_int64 = features2.features.shaderInt64;
@@ -688,11 +694,18 @@ static fenns_result create_device(struct fenns_headless_T *h, const device_eval 
     ssc.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_FEATURES_EXT;
     ssc.subgroupSizeControl = ev->subgroup_size_control;
     ssc.computeFullSubgroups = ev->compute_full_subgroups;
+    /* Timeline semaphores for the caller's frame loop, where the device has them. */
+    VkPhysicalDeviceTimelineSemaphoreFeatures timeline;
+    memset(&timeline, 0, sizeof timeline);
+    timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
+    timeline.timelineSemaphore = ev->timeline_semaphore;
+    ssc.pNext = ev->timeline_semaphore ? &timeline : NULL;
     VkPhysicalDeviceFeatures2 features2;
     memset(&features2, 0, sizeof features2);
     features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
-    features2.pNext = ev->use_subgroup_size_control && (ssc.subgroupSizeControl || ssc.computeFullSubgroups) ? &ssc
-                                                                                                             : NULL;
+    features2.pNext = ev->use_subgroup_size_control && (ssc.subgroupSizeControl || ssc.computeFullSubgroups)
+                          ? (void *)&ssc
+                          : ssc.pNext;
     features2.features.shaderInt64 = ev->shader_int64;
 
     const float priority = 1.0f;

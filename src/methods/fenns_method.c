@@ -8,16 +8,25 @@
 
 /* Checks what a build and a search share; logs and returns 0 on a bad argument. */
 static int check_common(fenns_pipeline p, uint32_t n, const fenns_buffer_range *positions,
-                        const fenns_buffer_range *scratch, fenns_descriptor_arena arena, const char *who) {
+                        const fenns_buffer_range *scratch, const char *who) {
     const char *bad = NULL;
-    if (!p->ctx->push_descriptors && !arena)
-        bad = "descriptors (a fenns_descriptor_arena) is required: the device has no push descriptors";
-    else if (n > p->plan.max_particles) bad = "particle_count exceeds the pipeline's max_particles";
+    if (n > p->plan.max_particles) bad = "particle_count exceeds the pipeline's max_particles";
     else if (n && !fenns__range_ok(positions, 16u * (VkDeviceSize)n)) bad = "positions range is null or smaller than 16*n bytes";
     else if (n && !fenns__aligned(p, positions->offset)) bad = "positions offset is not a multiple of minStorageBufferOffsetAlignment";
     else bad = fenns__scratch_problem(p, n, scratch);
     if (bad) fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: %s; nothing recorded", who, bad);
     return bad == NULL;
+}
+
+/* Recording needs a descriptor arena where the device has no push
+ * descriptors (listing the passes does not); logs and returns 0 without one. */
+static int can_record(fenns_pipeline p, const fenns_recording *rec, const char *who) {
+    if (p->ctx->push_descriptors || rec->f.arena) return 1;
+    fenns__log(p->ctx, FENNS_LOG_ERROR,
+               "%s: descriptors (a fenns_descriptor_arena) is required: the device has no push descriptors; "
+               "nothing recorded",
+               who);
+    return 0;
 }
 
 static uint32_t describe(const fenns_steps *s, fenns_pass_info *out) {
@@ -93,7 +102,7 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: null info; nothing recorded", who);
         return 0;
     }
-    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, info->descriptors, who)) return 0;
+    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, who)) return 0;
     const char *bad = NULL;
     if (info->radius != 0.0f && !fenns_plan_radius_ok(info->radius))
         bad = "radius must be 0 (the pipeline's) or finite and > 0";
@@ -147,7 +156,8 @@ void fenns_cmd_build(VkCommandBuffer cmd, fenns_pipeline p, const fenns_build_in
     fenns_recording rec;
     fenns_steps s;
     if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_build: null command buffer; nothing recorded");
-    else if (build_steps(p, info, "fenns_cmd_build", &rec, &s)) fenns__record_steps(cmd, p, &s, &rec, "build");
+    else if (build_steps(p, info, "fenns_cmd_build", &rec, &s) && can_record(p, &rec, "fenns_cmd_build"))
+        fenns__record_steps(cmd, p, &s, &rec, "build");
 }
 
 uint32_t fenns_get_build_passes(fenns_pipeline p, const fenns_build_info *info, fenns_pass_info *out) {
@@ -164,7 +174,8 @@ void fenns_cmd_build_pass(VkCommandBuffer cmd, fenns_pipeline p, const fenns_bui
     fenns_recording rec;
     fenns_steps s;
     if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_build_pass: null command buffer; nothing recorded");
-    else if (build_steps(p, info, "fenns_cmd_build_pass", &rec, &s)) record_pass(cmd, p, &s, &rec, pass, "fenns_cmd_build_pass");
+    else if (build_steps(p, info, "fenns_cmd_build_pass", &rec, &s) && can_record(p, &rec, "fenns_cmd_build_pass"))
+        record_pass(cmd, p, &s, &rec, pass, "fenns_cmd_build_pass");
 }
 
 void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline p) {
@@ -173,7 +184,7 @@ void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline p) {
 
 /* Checks a search info; logs and returns 0 on a bad argument. */
 static int check_search(fenns_pipeline p, const fenns_search_info *info, const char *who) {
-    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, info->descriptors, who)) return 0;
+    if (!check_common(p, info->particle_count, &info->positions, &info->scratch, who)) return 0;
     uint32_t n = info->particle_count;
     fenns_output_flags out = info->outputs;
     const char *bad = NULL;
@@ -312,7 +323,8 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     fenns_recording rec;
     fenns_steps s;
     if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search: null command buffer; nothing recorded");
-    else if (search_steps(p, info, "fenns_cmd_search", &rec, &s)) fenns__record_steps(cmd, p, &s, &rec, "search");
+    else if (search_steps(p, info, "fenns_cmd_search", &rec, &s) && can_record(p, &rec, "fenns_cmd_search"))
+        fenns__record_steps(cmd, p, &s, &rec, "search");
 }
 
 uint32_t fenns_get_search_passes(fenns_pipeline p, const fenns_search_info *info, fenns_pass_info *out) {
@@ -329,6 +341,6 @@ void fenns_cmd_search_pass(VkCommandBuffer cmd, fenns_pipeline p, const fenns_se
     fenns_recording rec;
     fenns_steps s;
     if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search_pass: null command buffer; nothing recorded");
-    else if (search_steps(p, info, "fenns_cmd_search_pass", &rec, &s))
+    else if (search_steps(p, info, "fenns_cmd_search_pass", &rec, &s) && can_record(p, &rec, "fenns_cmd_search_pass"))
         record_pass(cmd, p, &s, &rec, pass, "fenns_cmd_search_pass");
 }
