@@ -209,9 +209,9 @@ static fenns_result run_kernel(const scene *s, fenns_method method, const uint32
         if (ok) {
             fenns_build_info b = {.particle_count = n, .positions = fenns_test_range(&pos, 0, VK_WHOLE_SIZE),
                                   .scratch = fenns_test_range(&scratch, 0, req.size)};
+            b.descriptors = g.arena;
             fenns_cmd_build(cmd, p, &b);
             fenns_cmd_build_to_search_barrier(cmd, p);
-            b.descriptors = g.arena;
             fenns_search_info si = {0};
             si.descriptors = g.arena;
             si.particle_count = n;

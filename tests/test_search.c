@@ -164,9 +164,9 @@ static int run_lists(const scene *s, fenns_output_flags outputs, uint64_t capaci
         if (ok) {
             fenns_build_info b = {.particle_count = s->n, .positions = fenns_test_range(&pos, 0, VK_WHOLE_SIZE),
                                   .scratch = fenns_test_range(&scratch, 0, req.size)};
+            b.descriptors = g_gpu.arena;
             fenns_cmd_build(cmd, p, &b);
             fenns_cmd_build_to_search_barrier(cmd, p);
-            b.descriptors = g_gpu.arena;
             fenns_search_info si = {0};
             si.descriptors = g_gpu.arena;
             si.particle_count = s->n;

@@ -154,7 +154,9 @@ int fenns_context_uses_push_descriptors(fenns_context context);
  * get its sets (the pool's creation failed) logs the error, records nothing
  * more, and marks the status so that every query reads incomplete
  * (fenns_status.incomplete_queries). With push descriptors the arena is not
- * used, so code that always passes one runs on every device.
+ * used, so code that always passes one runs on every device. A build or
+ * search recorded without an arena where one is needed is refused (logged)
+ * and records only that status mark.
  *
  * Thread safety: externally synchronized, like a VkCommandPool. */
 typedef struct fenns_descriptor_arena_T *fenns_descriptor_arena;

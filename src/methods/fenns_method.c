@@ -19,13 +19,17 @@ static int check_common(fenns_pipeline p, uint32_t n, const fenns_buffer_range *
 }
 
 /* Recording needs a descriptor arena where the device has no push
- * descriptors (listing the passes does not); logs and returns 0 without one. */
-static int can_record(fenns_pipeline p, const fenns_recording *rec, const char *who) {
+ * descriptors (listing the passes does not). Without one: logged, and only
+ * the status mark is recorded (the rest of the info is valid, so its scratch
+ * is), so that neither this call nor a later search of its build passes
+ * for complete. */
+static int can_record(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *rec, const char *who) {
     if (p->ctx->push_descriptors || rec->f.arena) return 1;
     fenns__log(p->ctx, FENNS_LOG_ERROR,
                "%s: descriptors (a fenns_descriptor_arena) is required: the device has no push descriptors; "
-               "nothing recorded",
+               "only the status is recorded, marking every query incomplete",
                who);
+    fenns__mark_incomplete(cmd, p, &rec->f);
     return 0;
 }
 
@@ -156,7 +160,7 @@ void fenns_cmd_build(VkCommandBuffer cmd, fenns_pipeline p, const fenns_build_in
     fenns_recording rec;
     fenns_steps s;
     if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_build: null command buffer; nothing recorded");
-    else if (build_steps(p, info, "fenns_cmd_build", &rec, &s) && can_record(p, &rec, "fenns_cmd_build"))
+    else if (build_steps(p, info, "fenns_cmd_build", &rec, &s) && can_record(cmd, p, &rec, "fenns_cmd_build"))
         fenns__record_steps(cmd, p, &s, &rec, "build");
 }
 
@@ -174,7 +178,7 @@ void fenns_cmd_build_pass(VkCommandBuffer cmd, fenns_pipeline p, const fenns_bui
     fenns_recording rec;
     fenns_steps s;
     if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_build_pass: null command buffer; nothing recorded");
-    else if (build_steps(p, info, "fenns_cmd_build_pass", &rec, &s) && can_record(p, &rec, "fenns_cmd_build_pass"))
+    else if (build_steps(p, info, "fenns_cmd_build_pass", &rec, &s) && can_record(cmd, p, &rec, "fenns_cmd_build_pass"))
         record_pass(cmd, p, &s, &rec, pass, "fenns_cmd_build_pass");
 }
 
@@ -323,7 +327,7 @@ void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_
     fenns_recording rec;
     fenns_steps s;
     if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search: null command buffer; nothing recorded");
-    else if (search_steps(p, info, "fenns_cmd_search", &rec, &s) && can_record(p, &rec, "fenns_cmd_search"))
+    else if (search_steps(p, info, "fenns_cmd_search", &rec, &s) && can_record(cmd, p, &rec, "fenns_cmd_search"))
         fenns__record_steps(cmd, p, &s, &rec, "search");
 }
 
@@ -341,6 +345,6 @@ void fenns_cmd_search_pass(VkCommandBuffer cmd, fenns_pipeline p, const fenns_se
     fenns_recording rec;
     fenns_steps s;
     if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search_pass: null command buffer; nothing recorded");
-    else if (search_steps(p, info, "fenns_cmd_search_pass", &rec, &s) && can_record(p, &rec, "fenns_cmd_search_pass"))
+    else if (search_steps(p, info, "fenns_cmd_search_pass", &rec, &s) && can_record(cmd, p, &rec, "fenns_cmd_search_pass"))
         record_pass(cmd, p, &s, &rec, pass, "fenns_cmd_search_pass");
 }

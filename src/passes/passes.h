@@ -26,6 +26,13 @@ void fenns__bind_region(fenns_bindings *b, const fenns_frame *f, uint32_t bindin
 void fenns__bind_positions(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f);
 void fenns__bind_sorted(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f);
 
+/* A build or search that could not record all its passes (no descriptor
+ * set): after a barrier, its scratch's status says every query is
+ * incomplete (sort_incomplete too, which each later search of the build
+ * copies into incomplete_queries), and the search's workgroup count is 0 so
+ * a later search runs nothing on a half-made build. (sequence.c) */
+void fenns__mark_incomplete(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
+
 /* Build passes (build_passes.c). */
 void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);

@@ -42,19 +42,21 @@ static void record_one(VkCommandBuffer cmd, fenns_pipeline p, const fenns_step *
     label_end(cmd, p);
 }
 
-/* A pass that got no descriptor set (its arena failed, logged) recorded no
- * dispatch. What the later passes and the caller read must then say so:
- * after a barrier from everything recorded so far, the status block's
- * sort_incomplete is set (each search of this build copies it into
- * incomplete_queries when it starts) and so is incomplete_queries. */
-static void mark_unbound(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r, uint64_t failures_before) {
-    if (fenns__arena_failures(r->f.arena) == failures_before) return;
+void fenns__mark_incomplete(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns__barrier(cmd, p);
-    VkDeviceSize params = r->f.scratch.offset + r->f.layout.params.offset;
-    const uint32_t mark = FENNS_UNBOUND_MARK;
-    p->ctx->vk.vkCmdFillBuffer(cmd, r->f.scratch.buffer, params + offsetof(fenns_gpu_params, sort_incomplete), 4u, mark);
-    p->ctx->vk.vkCmdFillBuffer(cmd, r->f.scratch.buffer, params + offsetof(fenns_gpu_params, incomplete_queries), 4u,
-                               mark);
+    const fenns_vk *vk = &p->ctx->vk;
+    VkDeviceSize params = f->scratch.offset + f->layout.params.offset;
+    vk->vkCmdFillBuffer(cmd, f->scratch.buffer, params + offsetof(fenns_gpu_params, sort_incomplete), 4u,
+                        FENNS_UNBOUND_MARK);
+    vk->vkCmdFillBuffer(cmd, f->scratch.buffer, params + offsetof(fenns_gpu_params, incomplete_queries), 4u,
+                        FENNS_UNBOUND_MARK);
+    vk->vkCmdFillBuffer(cmd, f->scratch.buffer, params + offsetof(fenns_gpu_params, dispatch_x), 12u, 0u);
+}
+
+/* A pass that got no descriptor set (its arena failed, logged) recorded no
+ * dispatch: what the later passes and the caller read must say so. */
+static void mark_unbound(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r, uint64_t failures_before) {
+    if (fenns__arena_failures(r->f.arena) != failures_before) fenns__mark_incomplete(cmd, p, &r->f);
 }
 
 void fenns__record_steps(VkCommandBuffer cmd, fenns_pipeline p, const fenns_steps *s, const fenns_recording *r,
