@@ -44,7 +44,6 @@ enum {
     QUERIES_PER_FRAME = 2 + 2 * (FENNS_MAX_PROFILED_PASSES + 1), /* frame begin/end, build, search */
     CHECKED = 64,                                                /* particles checked by brute force */
 };
-#define RADIUS 0.05f
 #define DT 0.004f
 
 #define VK_OK(call)                                                                     \
@@ -98,6 +97,7 @@ typedef struct engine {
     sample_buffer positions, velocities, count, counts, colour_sorted, colours, scratch, readback;
     frame_slot slots[IN_FLIGHT];
     uint32_t capacity, first, per_frame;
+    float radius; /* about 12 neighbours each at full capacity */
     double ns_per_tick;
 } engine;
 
@@ -262,7 +262,7 @@ static int check_last_frame(engine *e, long frame) {
         uint32_t expected = 0;
         for (uint32_t j = 0; j < live && i < live; ++j) {
             float dx = x[4 * j] - x[4 * i], dy = x[4 * j + 1] - x[4 * i + 1], dz = x[4 * j + 2] - x[4 * i + 2];
-            expected += j != i && dx * dx + dy * dy + dz * dz <= RADIUS * RADIUS;
+            expected += j != i && dx * dx + dy * dy + dz * dz <= e->radius * e->radius;
         }
         if ((float)expected != c[4 * i + 3]) {
             if (!bad) fprintf(stderr, "fenns-engine-frame: particle %u%s: %g neighbours, brute force %u\n", i,
@@ -295,6 +295,7 @@ int main(int argc, char **argv) {
     /* Half the capacity at first, the rest born over the first 20 frames. */
     e.first = e.capacity / 2u;
     e.per_frame = (e.capacity - e.first + 19u) / 20u;
+    e.radius = cbrtf(12.0f / (4.18879f * (float)e.capacity)); /* 12 = n * 4/3 pi r^3 in the unit box */
     int exit_code = 1;
 
     fenns_headless_create_info hi = {0};
@@ -317,7 +318,7 @@ int main(int argc, char **argv) {
     fenns_headless_context_info(e.headless, &ci);
     FENNS_OK(fenns_context_create(&ci, &e.ctx));
     fenns_pipeline_create_info pi = {0};
-    pi.radius = RADIUS;
+    pi.radius = e.radius;
     pi.max_particles = e.capacity;
     for (int a = 0; a < 3; ++a) pi.domain_max[a] = 1.0f; /* the engine's box: no domain reduce */
     FENNS_OK(fenns_pipeline_create(e.ctx, &pi, &e.pipe));
