@@ -90,6 +90,17 @@ static fenns_search_info search_info(const frame *f, fenns_descriptor_arena aren
     return s;
 }
 
+/* The status (in the scratch) to the frame's status buffer, with barriers
+ * from the search before and to the host after. */
+static void copy_status(VkCommandBuffer cmd, fenns_pipeline pipe, const frame *f) {
+    fenns_test_cmd_barrier(cmd);
+    fenns_scratch_layout layout;
+    fenns_pipeline_get_scratch_layout(pipe, N, &layout);
+    VkBufferCopy status = {layout.status_offset, 0, sizeof(fenns_status)};
+    vkCmdCopyBuffer(cmd, f->scratch.buffer, f->status.buffer, 1, &status);
+    fenns_test_cmd_barrier(cmd);
+}
+
 /* Build, CSR search, status copy. */
 static void record_frame(VkCommandBuffer cmd, fenns_pipeline pipe, const frame *f, fenns_descriptor_arena arena) {
     fenns_build_info b = build_info(f, arena);
@@ -97,12 +108,7 @@ static void record_frame(VkCommandBuffer cmd, fenns_pipeline pipe, const frame *
     fenns_cmd_build(cmd, pipe, &b);
     fenns_cmd_build_to_search_barrier(cmd, pipe);
     fenns_cmd_search(cmd, pipe, &s);
-    fenns_test_cmd_barrier(cmd);
-    fenns_scratch_layout layout;
-    fenns_pipeline_get_scratch_layout(pipe, N, &layout);
-    VkBufferCopy status = {layout.status_offset, 0, sizeof(fenns_status)};
-    vkCmdCopyBuffer(cmd, f->scratch.buffer, f->status.buffer, 1, &status);
-    fenns_test_cmd_barrier(cmd);
+    copy_status(cmd, pipe, f);
 }
 
 /* The frame's lists against the CPU reference. */
@@ -156,12 +162,7 @@ static int check_refusal(fenns_pipeline pipe, const frame *f) {
     s.descriptors = g.arena;
     fenns_cmd_build_to_search_barrier(cmd, pipe);
     fenns_cmd_search(cmd, pipe, &s);
-    fenns_test_cmd_barrier(cmd);
-    fenns_scratch_layout layout;
-    fenns_pipeline_get_scratch_layout(pipe, N, &layout);
-    VkBufferCopy status = {layout.status_offset, 0, sizeof(fenns_status)};
-    vkCmdCopyBuffer(cmd, f->scratch.buffer, f->status.buffer, 1, &status);
-    fenns_test_cmd_barrier(cmd);
+    copy_status(cmd, pipe, f);
     fenns_status st;
     int ran = fenns_test_submit(&g, cmd) == VK_SUCCESS && fenns_test_download(&g, &f->status, 0, &st, sizeof st) == VK_SUCCESS;
     CHECK(ran && listed > 0 && errors == 4 && st.incomplete_queries != 0 && st.total_neighbors == 0,

@@ -158,6 +158,25 @@ static void dispatch(VkCommandBuffer cmd, const engine_pass *p, const void *push
     vkCmdDispatch(cmd, (items + 63u) / 64u, 1, 1);
 }
 
+/* Two copies outside the frame loop (the upload, the final readback), in
+ * slot 0's command buffer, waited for: nothing else is in flight then. */
+static VkResult copy_and_wait(engine *e, const VkBuffer src[2], const VkBuffer dst[2], const VkBufferCopy regions[2]) {
+    VkCommandBuffer cmd = e->slots[0].cmd;
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+                                   .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
+    VkResult r = vkResetCommandBuffer(cmd, 0);
+    if (r == VK_SUCCESS) r = vkBeginCommandBuffer(cmd, &bi);
+    if (r != VK_SUCCESS) return r;
+    sample_full_barrier(cmd);
+    for (int k = 0; k < 2; ++k) vkCmdCopyBuffer(cmd, src[k], dst[k], 1, &regions[k]);
+    sample_full_barrier(cmd);
+    r = vkEndCommandBuffer(cmd);
+    VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};
+    if (r == VK_SUCCESS) r = vkQueueSubmit(e->queue, 1, &submit, VK_NULL_HANDLE);
+    if (r == VK_SUCCESS) r = vkQueueWaitIdle(e->queue);
+    return r;
+}
+
 /* One frame: the engine's passes and fenns' between them. */
 static void record_frame(engine *e, frame_slot *s, long frame) {
     VkCommandBuffer cmd = s->cmd;
@@ -390,18 +409,9 @@ int main(int argc, char **argv) {
             float u = (float)(state >> 8) / 16777216.0f;
             up[i] = i % 4u == 3u ? 0.0f : i < 4u * e.capacity ? u : (u - 0.5f) * 0.5f;
         }
-        VkCommandBuffer cmd = e.slots[0].cmd;
-        VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-        VK_OK(vkBeginCommandBuffer(cmd, &bi));
-        VkBufferCopy half = {0, 0, n16}, other = {n16, 0, n16};
-        vkCmdCopyBuffer(cmd, e.readback.buffer, e.positions.buffer, 1, &half);
-        vkCmdCopyBuffer(cmd, e.readback.buffer, e.velocities.buffer, 1, &other);
-        sample_full_barrier(cmd);
-        VK_OK(vkEndCommandBuffer(cmd));
-        VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};
-        VK_OK(vkQueueSubmit(e.queue, 1, &submit, VK_NULL_HANDLE));
-        VK_OK(vkQueueWaitIdle(e.queue));
+        VkBuffer src[2] = {e.readback.buffer, e.readback.buffer}, dst[2] = {e.positions.buffer, e.velocities.buffer};
+        VkBufferCopy regions[2] = {{0, 0, n16}, {n16, 0, n16}};
+        VK_OK(copy_and_wait(&e, src, dst, regions));
     }
 
     /* The frame loop: frame f signals timeline value f + 1. */
@@ -444,20 +454,9 @@ int main(int argc, char **argv) {
 
     /* The last frame's positions and colours to the host, then the check. */
     {
-        VkCommandBuffer cmd = e.slots[0].cmd;
-        VK_OK(vkResetCommandBuffer(cmd, 0));
-        VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-                                       .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-        VK_OK(vkBeginCommandBuffer(cmd, &bi));
-        sample_full_barrier(cmd);
-        VkBufferCopy to_first = {0, 0, n16}, to_second = {0, n16, n16};
-        vkCmdCopyBuffer(cmd, e.positions.buffer, e.readback.buffer, 1, &to_first);
-        vkCmdCopyBuffer(cmd, e.colours.buffer, e.readback.buffer, 1, &to_second);
-        sample_full_barrier(cmd);
-        VK_OK(vkEndCommandBuffer(cmd));
-        VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};
-        VK_OK(vkQueueSubmit(e.queue, 1, &submit, VK_NULL_HANDLE));
-        VK_OK(vkQueueWaitIdle(e.queue));
+        VkBuffer src[2] = {e.positions.buffer, e.colours.buffer}, dst[2] = {e.readback.buffer, e.readback.buffer};
+        VkBufferCopy regions[2] = {{0, 0, n16}, {0, n16, n16}};
+        VK_OK(copy_and_wait(&e, src, dst, regions));
     }
     if (check_last_frame(&e, frames - 1)) exit_code = 0;
     if (fenns_headless_validation_message_count(e.headless) > 0) {
