@@ -17,7 +17,9 @@
  * own place at the end of the permutation; the status must give the count,
  * the requested count, the invalid particles and a box that holds the present
  * particles only. The pass lists name the count buffer as read by the passes
- * before the count is in the scratch; a bad count range records nothing.
+ * before the count is in the scratch; a bad count range records nothing. A
+ * user kernel's search (the density kernel) on a GPU count: present
+ * particles see their reference neighbours, absent ones none.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +29,8 @@
 #include "check.h"
 #include "gpu_test.h"
 #include "reference.h"
+
+#include "fenns_kernel_sph_density.spv.h" /* needs stdint.h */
 
 enum { N = 3000, FRAMES = 6 };
 #define RADIUS 0.09f
@@ -308,12 +312,91 @@ done:
     return ok && failures == 0;
 }
 
+/* A user kernel's search on a GPU count (the density kernel, which returns
+ * (rho, neighbours, 0, 0)): present particles see exactly their reference
+ * neighbours, absent ones finish with none. */
+static int run_kernel(fenns_test_gpu *g, fenns_method method) {
+    const char *what = fenns_method_name(method);
+    const uint32_t present = 1200u;
+    fenns_kernel_info kernel = {fenns_kernel_sph_density, sizeof fenns_kernel_sph_density, VK_NULL_HANDLE};
+    fenns_pipeline_create_info pi = {0};
+    pi.method = method;
+    pi.radius = RADIUS;
+    pi.max_particles = N;
+    pi.kernel = &kernel;
+    fenns_pipeline pipe = NULL;
+    fenns_test_buffer scratch = {0}, count = {0}, positions = {0}, values = {0};
+    float *xyz = malloc(12u * N), *vec4 = malloc(16u * N), *out = malloc(16u * N);
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL, nan_count = 0;
+    int ok = xyz && vec4 && out && fenns_pipeline_create(g->context, &pi, &pipe) == FENNS_SUCCESS;
+    fenns_memory_requirements req;
+    if (ok) fenns_pipeline_get_scratch_requirements(pipe, N, &req);
+    const VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    if (ok) {
+        frame_points(present, xyz, vec4, &nan_count);
+        ok = fenns_test_buffer_create(g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
+             fenns_test_buffer_create(g, 4u, storage, FENNS_TEST_DEVICE_LOCAL, &count) == VK_SUCCESS &&
+             fenns_test_buffer_create(g, 16u * N, storage, FENNS_TEST_DEVICE_LOCAL, &positions) == VK_SUCCESS &&
+             fenns_test_buffer_create(g, 16u * N, storage, FENNS_TEST_DEVICE_LOCAL, &values) == VK_SUCCESS &&
+             fenns_test_upload(g, &positions, 0, vec4, 16u * N) == VK_SUCCESS &&
+             fenns_reference_csr(xyz, present, RADIUS, &ro, &ri) == FENNS_REFERENCE_OK;
+    }
+    CHECK(ok, "%s kernel: pipeline, buffers, reference", what);
+    VkCommandBuffer cmd;
+    if (ok && fenns_test_begin(g, &cmd) == VK_SUCCESS) {
+        vkCmdFillBuffer(cmd, count.buffer, 0, 4u, present);
+        fenns_test_cmd_barrier(cmd);
+        fenns_build_info b = {0};
+        b.descriptors = arena;
+        b.particle_count = N;
+        b.positions = fenns_test_range(&positions, 0, VK_WHOLE_SIZE);
+        b.scratch = fenns_test_range(&scratch, 0, VK_WHOLE_SIZE);
+        b.particle_count_buffer = fenns_test_range(&count, 0, 4u);
+        fenns_cmd_build(cmd, pipe, &b);
+        fenns_cmd_build_to_search_barrier(cmd, pipe);
+        fenns_search_info si = {0};
+        si.descriptors = arena;
+        si.particle_count = N;
+        si.positions = b.positions;
+        si.scratch = b.scratch;
+        si.outputs = FENNS_OUTPUT_KERNEL;
+        si.kernel_output = fenns_test_range(&values, 0, VK_WHOLE_SIZE);
+        fenns_cmd_search(cmd, pipe, &si);
+        fenns_test_cmd_barrier(cmd);
+        ok = fenns_test_submit(g, cmd) == VK_SUCCESS && fenns_test_download(g, &values, 0, out, 16u * N) == VK_SUCCESS;
+        CHECK(ok, "%s kernel: run", what);
+    }
+    uint32_t bad = 0;
+    for (uint32_t i = 0; ok && i < N; ++i) {
+        float expect = i < present ? (float)(ro[i + 1] - ro[i]) : 0.0f;
+        if (out[4 * i + 1] != expect) {
+            if (!bad) CHECK(0, "%s kernel: %s particle %u finished with %g neighbours, expected %g", what,
+                            i < present ? "present" : "absent", i, (double)out[4 * i + 1], (double)expect);
+            ++bad;
+        }
+    }
+    if (ok && !bad) printf("ok   %s kernel search on a GPU count of %u of %u particles\n", what, present, N);
+    fenns_reference_free(&ro, &ri);
+    fenns_test_buffer_destroy(g, &scratch);
+    fenns_test_buffer_destroy(g, &count);
+    fenns_test_buffer_destroy(g, &positions);
+    fenns_test_buffer_destroy(g, &values);
+    fenns_pipeline_destroy(pipe);
+    free(xyz);
+    free(vec4);
+    free(out);
+    return ok && failures == 0;
+}
+
 int main(void) {
     fenns_test_gpu g;
     if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
     arena = g.arena;
     int ok = run_method(&g, FENNS_METHOD_FENNS);
     ok &= run_method(&g, FENNS_METHOD_FENNS_PAPER);
+    ok &= run_kernel(&g, FENNS_METHOD_FENNS);
+    ok &= run_kernel(&g, FENNS_METHOD_FENNS_PAPER);
     uint32_t problems = fenns_test_gpu_close(&g);
     return ok && problems == 0 && failures == 0 ? 0 : 1;
 }
