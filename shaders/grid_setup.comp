@@ -2,7 +2,9 @@
 #extension GL_GOOGLE_include_directive : require
 // One invocation: turns the domain into the coarse and fine grids of this
 // build (see grid.glsl for why every edge is at least the margin). pc.mode:
-// the particles a fenns coarse cell aims at (0 for fenns-paper).
+// the particles a fenns coarse cell aims at (0 for fenns-paper). With
+// pc.point_set the grid is another build's (fenns_build_info.grid_source),
+// taken whole where this pipeline's plan can hold it.
 #include "header.glsl"
 #ifndef FENNS_REACH2_DENSITY // particles per margin^3 from which fenns tries half-margin fine cells
 #define FENNS_REACH2_DENSITY 4.0
@@ -11,6 +13,7 @@
 #define PARAMS_ACCESS
 #define USE_GPU_COUNT
 #include "bindings.glsl"
+layout(std430, binding = FENNS_BINDING_GRID_SOURCE) readonly buffer GridSource { fenns_gpu_params source; };
 
 float key_value(uint k) {
     return uintBitsToFloat((k & 0x80000000u) != 0u ? (k & 0x7FFFFFFFu) : ~k);
@@ -24,9 +27,53 @@ uvec3 dims_for(vec3 extent, float h) {
 // product overflows (each factor may be up to 2^20).
 bool fits(uvec3 d) { return d.y <= pc.cell_capacity / d.x && d.z <= pc.cell_capacity / (d.x * d.y); }
 
+// Whether the grid source holds a grid this plan can use (point sets are
+// fenns' only): 1..F fine cells per coarse edge, a table that fits the cell
+// tables and a local grid that fits shared memory. A source never built, or
+// built by a pipeline of another plan, fails it.
+bool source_fits() {
+    uvec3 dims = uvec3(source.dims_x, source.dims_y, source.dims_z);
+    uvec3 table = uvec3(source.table_x, source.table_y, source.table_z);
+    uvec3 fine = uvec3(source.fine_x, source.fine_y, source.fine_z);
+    bool fenns_grid = pc.sections == FENNS_SECTIONS_FINE && source.fine_split >= 1u &&
+                      source.fine_split <= FENNS_FINE_SPLIT_MAX &&
+                      all(equal(fine, uvec3(source.fine_split + 2u * source.fine_reach)));
+    return fenns_grid && all(greaterThanEqual(table, uvec3(1u))) && all(lessThanEqual(table, dims)) && fits(table) &&
+           all(greaterThanEqual(fine, uvec3(1u))) && all(lessThanEqual(fine, uvec3(pc.fine_max))) &&
+           source.fine_reach >= 1u && source.fine_reach <= pc.fine_reach && source.margin > 0.0;
+}
+
+// Takes the source's grid: every field of the grid and the local grid, and
+// its radius (the searches of both builds then agree on the neighbour test).
+void adopt_source() {
+    prm.fine_reach = source.fine_reach;
+    prm.fine_split = source.fine_split;
+    prm.dims_x = source.dims_x; prm.dims_y = source.dims_y; prm.dims_z = source.dims_z;
+    prm.table_x = source.table_x; prm.table_y = source.table_y; prm.table_z = source.table_z;
+    prm.fine_x = source.fine_x; prm.fine_y = source.fine_y; prm.fine_z = source.fine_z;
+    prm.domain_min_x = source.domain_min_x; prm.domain_min_y = source.domain_min_y; prm.domain_min_z = source.domain_min_z;
+    prm.domain_max_x = source.domain_max_x; prm.domain_max_y = source.domain_max_y; prm.domain_max_z = source.domain_max_z;
+    prm.cell_x = source.cell_x; prm.cell_y = source.cell_y; prm.cell_z = source.cell_z;
+    prm.inv_cell_x = source.inv_cell_x; prm.inv_cell_y = source.inv_cell_y; prm.inv_cell_z = source.inv_cell_z;
+    prm.border_x = source.border_x; prm.border_y = source.border_y; prm.border_z = source.border_z;
+    prm.inv_fine_x = source.inv_fine_x; prm.inv_fine_y = source.inv_fine_y; prm.inv_fine_z = source.inv_fine_z;
+    prm.margin = source.margin;
+    prm.radius2 = source.radius2;
+    prm.radius = source.radius;
+}
+
 void main() {
     if (gl_LocalInvocationIndex != 0u) return;
     uint requested = requested_particles(), n = min(requested, pc.n);
+    prm.particle_count = n;
+    prm.requested_count = requested;
+    if (pc.point_set != 0u && source_fits()) {
+        adopt_source();
+        return;
+    }
+    // (A grid source this plan cannot use: the build sizes its own grid, as
+    // exact as any; a search between it and the source's build then finds
+    // the grids differ and says so.)
     vec3 dmin, dmax;
     if (pc.user_domain != 0u) {
         dmin = vec3(pc.domain_min_x, pc.domain_min_y, pc.domain_min_z);
@@ -125,8 +172,6 @@ void main() {
         fine = uvec3(split + 2u * reach);
         inv_fine = vec3(float(split)); // fine cells per coarse cell edge
     }
-    prm.particle_count = n;
-    prm.requested_count = requested;
     prm.fine_reach = reach;
     prm.fine_split = split;
     prm.dims_x = dims.x; prm.dims_y = dims.y; prm.dims_z = dims.z;

@@ -12,6 +12,7 @@ layout(constant_id = 1) const uint LOCAL_CELLS = 729; // FENNS_LOCAL_DIM_MAX^3
 #define USE_CELLS
 #define CELLS_ACCESS readonly
 #define USE_SORTED
+#define USE_CANDIDATES
 #define USE_PERM
 #define PERM_ACCESS readonly
 #define USE_COUNTS

@@ -23,6 +23,7 @@ layout(constant_id = 6) const uint KERNEL_METHOD = 0; // 0: fenns, 1: fenns-pape
 #define USE_CELLS
 #define CELLS_ACCESS readonly
 #define USE_SORTED
+#define USE_CANDIDATES
 #define USE_PERM
 #define PERM_ACCESS readonly
 #define USE_COUNTS

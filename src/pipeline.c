@@ -28,7 +28,8 @@ _Static_assert(offsetof(fenns_gpu_params, table_x) == sizeof(fenns_status) &&
                    offsetof(fenns_gpu_params, domain_max_z) == offsetof(fenns_status, domain_max[2]) &&
                    offsetof(fenns_gpu_params, incomplete_queries) == offsetof(fenns_status, incomplete_queries) &&
                    offsetof(fenns_gpu_params, fine_split) == offsetof(fenns_status, fine_split) &&
-                   offsetof(fenns_gpu_params, requested_count) == offsetof(fenns_status, requested_count),
+                   offsetof(fenns_gpu_params, requested_count) == offsetof(fenns_status, requested_count) &&
+                   offsetof(fenns_gpu_params, grid_mismatch) == offsetof(fenns_status, grid_mismatch),
                "fenns_status must be the first bytes of fenns_gpu_params");
 
 typedef struct shader_code {

@@ -129,7 +129,7 @@ static int check_frame(fenns_test_gpu *g, const char *what, int f, const frame_b
         goto done;
     }
     uint64_t total = offsets[N];
-    CHECK(st.particle_count == m && st.requested_count == requested[f] && st.reserved == 0 &&
+    CHECK(st.particle_count == m && st.requested_count == requested[f] && st.grid_mismatch == 0 &&
               st.invalid_count == nan_count && st.list_overflow == 0 && st.incomplete_queries == 0 &&
               st.total_neighbors == total && total <= LIST_CAPACITY,
           "%s, frame %d: status count %u (expected %u), requested %u (%u), invalid %u (%u), overflow %u, "

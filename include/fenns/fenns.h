@@ -313,7 +313,10 @@ typedef struct fenns_status {
                                   particle_count, or the value its particle_count_buffer
                                   held; above particle_count when that buffer asked for
                                   more particles than the build info allows */
-    uint32_t reserved;         /* 0 */
+    uint32_t grid_mismatch;    /* point sets: 1 when the last search's candidates were a build
+                                  on another grid (see fenns_search_info.candidate_scratch);
+                                  none of its queries was searched and each counts in
+                                  incomplete_queries */
 } fenns_status;
 
 /* ------------------------------------------------------------------------ */
@@ -385,6 +388,20 @@ typedef struct fenns_build_info {
     fenns_buffer_range particle_count_buffer;
     fenns_descriptor_arena descriptors; /* required where the context has no push descriptors
                                            (fenns_context_uses_push_descriptors); else unused */
+    /* Point sets (fluid, boundary, debris...): the scratch of an earlier
+     * build by this pipeline whose grid -- box, radius, coarse and fine
+     * cells -- this build takes instead of sizing its own, so that each of
+     * the two builds can search the other's particles
+     * (fenns_search_info.candidate_scratch). Build a static set once and
+     * give it as the grid source of the moving sets' builds every frame
+     * (particles outside its box are still found exactly), or give all
+     * builds one source. Requires that build's writes visible to
+     * COMPUTE_SHADER reads; radius must be 0 and domain NULL; the fenns
+     * method only. A source this pipeline's plan cannot hold (never built, or
+     * by a pipeline whose cell tables are larger) leaves the build a grid of
+     * its own, and a search between the two then reports grid_mismatch. Null
+     * buffer: the build sizes its own grid. */
+    fenns_buffer_range grid_source;
 } fenns_build_info;
 
 /* Sorts the particles into the coarse grid (paper Algorithms 1-2).
@@ -456,6 +473,22 @@ typedef struct fenns_search_info {
     VkDescriptorSet user_set;         /* KERNEL: bound as set 1 when the kernel has a
                                          user_set_layout (then required), else ignored */
     fenns_descriptor_arena descriptors; /* as fenns_build_info.descriptors */
+    /* Point sets: the neighbours of this build's particles (the queries)
+     * are searched among another build's particles (the candidates): fluid
+     * among boundary, one domain among its neighbour's ghosts. That build, of
+     * candidate_count particles, must be by this pipeline and on this build's
+     * grid (one was the other's grid_source, or both had the same one), and
+     * made visible to COMPUTE_SHADER reads; fenns method only. Outputs stay
+     * per query (this build's particle_count, order and status); list
+     * entries and kernel neighbours j are the candidates' indices (original,
+     * or with SORTED_ORDER the candidate build's sorted positions), so each
+     * (query set, candidate set) pair has its outputs and a list never mixes
+     * sets. No particle is skipped as "itself". A candidate build on another
+     * grid is reported, never searched: fenns_status.grid_mismatch and every
+     * query in incomplete_queries. Null buffer, or this search's own scratch:
+     * the build's own particles. */
+    uint32_t candidate_count;
+    fenns_buffer_range candidate_scratch;
 } fenns_search_info;
 
 /* Searches every particle's neighbours (paper Algorithms 3-4 or the query-driven
@@ -569,6 +602,8 @@ typedef enum fenns_resource {
     FENNS_RESOURCE_KERNEL_OUTPUT = 6,
     FENNS_RESOURCE_USER_SET = 7, /* whatever the kernel's user_set holds: range is null */
     FENNS_RESOURCE_PARTICLE_COUNT = 8, /* fenns_build_info.particle_count_buffer */
+    FENNS_RESOURCE_GRID_SOURCE = 9,    /* fenns_build_info.grid_source (read) */
+    FENNS_RESOURCE_CANDIDATE_SCRATCH = 10, /* fenns_search_info.candidate_scratch (read) */
     FENNS_RESOURCE_MAX_ENUM = 0x7FFFFFFF
 } fenns_resource;
 

@@ -55,6 +55,28 @@ void store_sorted(uint i, uvec4 v) {
 #endif
 #endif
 
+#ifdef USE_CANDIDATES
+// Point sets: the build whose particles the search tests as candidates
+// (fenns_search_info.candidate_scratch, else the searching build itself),
+// bound in slots the search leaves free (fenns_shared.h).
+layout(std430, binding = FENNS_BINDING_CANDIDATE_SORTED + 0) readonly buffer Candidates0 { uvec4 candidates0[]; };
+layout(std430, binding = FENNS_BINDING_CANDIDATE_SORTED + 1) readonly buffer Candidates1 { uvec4 candidates1[]; };
+layout(std430, binding = FENNS_BINDING_CANDIDATE_SORTED + 2) readonly buffer Candidates2 { uvec4 candidates2[]; };
+layout(std430, binding = FENNS_BINDING_CANDIDATE_SORTED + 3) readonly buffer Candidates3 { uvec4 candidates3[]; };
+layout(std430, binding = FENNS_BINDING_CANDIDATE_CELLS) readonly buffer CandidateCells { uint candidate_cells[]; };
+layout(std430, binding = FENNS_BINDING_CANDIDATE_PARAMS) readonly buffer CandidateParams { fenns_gpu_params candidate_prm; };
+#define CANDIDATE_KEY_START(k) candidate_cells[(k)]
+// As load_sorted, from the candidates' build.
+uvec4 load_candidate(uint i) {
+    if (SORTED_CHUNKS == 1u) return candidates0[i];
+    uint c = i >> pc.chunk_shift16, k = i & ((1u << pc.chunk_shift16) - 1u);
+    if (c == 0u) return candidates0[k];
+    if (c == 1u) return candidates1[k];
+    if (c == 2u) return candidates2[k];
+    return candidates3[k];
+}
+#endif
+
 #ifdef USE_PARAMS
 layout(std430, binding = FENNS_BINDING_PARAMS) PARAMS_ACCESS buffer Params { fenns_gpu_params prm; };
 #endif

@@ -42,6 +42,15 @@
                                      domain reduce and grid setup bind no scan, so it shares SCAN_IN's */
 #define FENNS_BINDING_KERNEL_OUTPUT 12 /* vec4 per particle of a user kernel; the kernel
                                           search binds no scan, so it shares SCAN_OUT's */
+/* Point sets. A search binds the build whose particles are the candidates
+ * (another build's, or its own) in slots no search uses otherwise: its
+ * sorted particles in the positions' chunks, its cell tables in SCAN_IN's,
+ * its parameters in SCAN_SUMS'. A build taking another build's grid
+ * (fenns_build_info.grid_source) reads that build's parameters in SCAN_SUMS'. */
+#define FENNS_BINDING_CANDIDATE_SORTED 0 /* 0..3 */
+#define FENNS_BINDING_CANDIDATE_CELLS 11
+#define FENNS_BINDING_CANDIDATE_PARAMS 13
+#define FENNS_BINDING_GRID_SOURCE 13
 #define FENNS_BINDING_COUNT 29
 
 /* Workgroup-size limits the shaders are written for. */
@@ -106,6 +115,8 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 kernel_outputs;  /* kernel search: FENNS_KERNEL_WRITES_* bits */
     FENNS_U32 gpu_count;       /* build: 1 when the particle count is read from FENNS_BINDING_GPU_COUNT,
                                   at most n (then later passes read prm.particle_count) */
+    FENNS_U32 point_set;       /* grid setup: 1 when the grid is taken from FENNS_BINDING_GRID_SOURCE;
+                                  search: 1 when the candidates are another build's particles */
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first
@@ -119,7 +130,8 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_F32 domain_max_x, domain_max_y, domain_max_z;
     FENNS_U32 incomplete_queries;
     FENNS_U32 fine_split;                        /* fenns: fine cells per coarse cell and axis (F) */
-    FENNS_U32 requested_count, status_reserved;  /* the count the build was asked for (GPU count) */
+    FENNS_U32 requested_count;                   /* the count the build was asked for (GPU count) */
+    FENNS_U32 grid_mismatch;                     /* search: the candidates' build has another grid */
     /* coarse grid (dims_* above) and the cell table it folds onto */
     FENNS_U32 table_x, table_y, table_z;         /* table cells per axis (<= dims, >= 3 where smaller) */
     FENNS_F32 cell_x, cell_y, cell_z;            /* cell edge per axis (>= margin) */

@@ -15,6 +15,12 @@
 // walked as one loop over its runs (see stencil_row). The visiting order
 // (z, y, then x and original index) is fixed, so every list comes out in
 // the same order on every run.
+//
+// Point sets: the candidates may be another build's particles (pc.point_set),
+// built on the same grid, so a cell key means the same cell in both builds:
+// the queries and work items come from this build, the local grid and the
+// candidates from the other (candidate_cells, load_candidate). A query then
+// has no "self" to skip.
 
 shared uint s_local_start[LOCAL_CELLS];  // sorted index of each local cell's first particle
 shared uint s_local_end[LOCAL_CELLS];    // and one past its last
@@ -44,9 +50,8 @@ void build_local_grid(uvec3 center, uint split, uint reach, uint local_dim) {
     for (uint l = t; l < local_cells; l += gl_WorkGroupSize.x) {
         uint key = local_section_key(uvec3(l % local_dim, (l / local_dim) % local_dim, l / (local_dim * local_dim)),
                                      split, reach);
-        uint begin = key == NO_CELL ? 0u : KEY_START(key);
-        s_local_start[l] = begin;
-        s_local_end[l] = key == NO_CELL ? 0u : KEY_START(key + 1u);
+        s_local_start[l] = key == NO_CELL ? 0u : CANDIDATE_KEY_START(key);
+        s_local_end[l] = key == NO_CELL ? 0u : CANDIDATE_KEY_START(key + 1u);
     }
     barrier();
 }
@@ -59,7 +64,7 @@ struct query_state {
     uint count;
 #ifdef FENNS_KERNEL
     fenns_state user; // the user kernel's (search_kernel.comp)
-    uint self;        // the query's sorted position, which the walks skip
+    uint self;        // the query's sorted position, which the walks skip (none: 0xFFFFFFFF)
 #else
     list_target target;
     uvec4 quad; // the list's last four entries, oldest in x (not yet stored)
@@ -176,7 +181,7 @@ void visit_if(inout query_state s, uvec4 c, uint j, bool valid) {
         s.count += hit ? 1u : 0u; // the query itself too: subtracted once at the end
         return;
     }
-    if (hit && c.w != s.index) emit(s, output_index(c.w, j));
+    if (hit && (c.w != s.index || pc.point_set != 0u)) emit(s, output_index(c.w, j));
 #endif
 }
 
@@ -188,7 +193,7 @@ void visit_row(inout query_state s, stencil_row r) {
     uint last = r.len - 1u;
     for (uint k = 0u; k < r.len; k += ROW_STEP) {
         uint j0 = row_position(r, k), j1 = row_position(r, min(k + 1u, last));
-        uvec4 c0 = load_sorted(j0), c1 = load_sorted(j1);
+        uvec4 c0 = load_candidate(j0), c1 = load_candidate(j1);
         visit_if(s, c0, j0, true);
         visit_if(s, c1, j1, k + 1u < r.len);
     }
@@ -222,7 +227,7 @@ query_state begin_query(uint q) {
     s.count = 0u;
     s.id = output_index(s.index, q);
 #ifdef FENNS_KERNEL
-    s.self = q;
+    s.self = pc.point_set != 0u ? 0xFFFFFFFFu : q;
     fenns_init(s.user, s.index, s.p);
 #else
     s.target = list_target_of(s.id);
@@ -287,20 +292,48 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
 #ifdef FENNS_KERNEL
     finish_kernel(s.id, s.index, s.p, s.count, s.user);
 #else
-    if (COUNT_ONLY == 1u) s.count -= 1u; // the query itself
+    if (COUNT_ONLY == 1u && pc.point_set == 0u) s.count -= 1u; // the query itself
     else flush_list(s);
     finish_query(s.id, s.count, s.target);
 #endif
     return s.count;
 }
 
+// Point sets: whether the candidates' build shares this build's grid (it
+// took this build's grid, this build took its, or both a third's), so that
+// cell keys and fine cells mean the same in both. Floats compared by bits.
+bool same_grid() {
+#define SAME_(f) (prm.f == candidate_prm.f)
+#define SAME_BITS_(f) (floatBitsToUint(prm.f) == floatBitsToUint(candidate_prm.f))
+    return SAME_(dims_x) && SAME_(dims_y) && SAME_(dims_z) && SAME_(table_x) && SAME_(table_y) && SAME_(table_z) &&
+           SAME_(fine_split) && SAME_(fine_reach) && SAME_BITS_(domain_min_x) && SAME_BITS_(domain_min_y) &&
+           SAME_BITS_(domain_min_z) && SAME_BITS_(cell_x) && SAME_BITS_(cell_y) && SAME_BITS_(cell_z) &&
+           SAME_BITS_(margin) && SAME_BITS_(radius2) && SAME_BITS_(radius);
+#undef SAME_
+#undef SAME_BITS_
+}
+
+// Whether the workgroup's queries can be searched: both builds sorted
+// within the driver's loop limit (sort_incomplete is also the mark of a
+// build recorded without all its passes), on one grid.
+bool searchable() {
+    if (pc.loop_limit != 0u && prm.sort_incomplete != 0u) return false;
+    if (pc.point_set == 0u) return true;
+    if (!same_grid()) {
+        prm.grid_mismatch = 1u;
+        return false;
+    }
+    return candidate_prm.sort_incomplete == 0u;
+}
+
 void search_cell(work_item w, uint q) {
     uvec3 center = table_cell_of_key(w.cell);
     uint split = prm.fine_split, reach = prm.fine_reach, local_dim = split + 2u * reach;
-    build_local_grid(center, split, reach, local_dim);
+    bool searched = searchable();
+    if (searched) build_local_grid(center, split, reach, local_dim);
     uint count = 0u;
-    if (pc.loop_limit != 0u && prm.sort_incomplete != 0u) {
-        // The build could not sort within the driver's loop limit: no query of it is searched.
+    if (!searched) {
+        // No query of this build is searched: each counts as incomplete.
         if (q < w.query_end) atomicAdd(prm.incomplete_queries, 1u);
     } else if (q < w.query_end) {
         count = search_query(q, split, reach, local_dim);

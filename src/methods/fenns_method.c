@@ -99,6 +99,24 @@ static void read_gpu_count(fenns_steps *s, const fenns_build_info *info) {
     fenns__access(&s->items[s->count - 1u], FENNS_RESOURCE_PARTICLE_COUNT, &info->particle_count_buffer, CS, R);
 }
 
+/* Whether two ranges share bytes of one buffer. */
+static int overlap(const fenns_buffer_range *a, const fenns_buffer_range *b) {
+    return a->buffer == b->buffer && a->offset < b->offset + b->range && b->offset < a->offset + a->range;
+}
+
+/* Point sets: what is wrong with a build's grid source, or NULL. The source
+ * is another build's scratch, whose status block (at its start) the grid
+ * setup reads. */
+static const char *grid_source_problem(fenns_pipeline p, const fenns_build_info *info) {
+    if (p->plan.method != FENNS_METHOD_FENNS) return "grid_source (point sets) needs the fenns method";
+    if (info->radius != 0.0f || info->domain)
+        return "grid_source takes the source build's radius and box: radius must be 0 and domain NULL";
+    const char *bad = fenns__scratch_problem(p, 0, &info->grid_source);
+    if (bad) return "grid_source range is null, misaligned or smaller than a scratch";
+    if (overlap(&info->grid_source, &info->scratch)) return "grid_source overlaps the build's own scratch";
+    return NULL;
+}
+
 /* The build's steps; 0 (logged) for a refused info. */
 static int build_steps(fenns_pipeline p, const fenns_build_info *info, const char *who, fenns_recording *rec,
                        fenns_steps *s) {
@@ -116,6 +134,8 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         bad = "particle_count_buffer range is smaller than 4 bytes";
     else if (info->particle_count_buffer.buffer && !fenns__aligned(p, info->particle_count_buffer.offset))
         bad = "particle_count_buffer offset is not a multiple of minStorageBufferOffsetAlignment";
+    else if (info->grid_source.buffer)
+        bad = grid_source_problem(p, info);
     if (bad) {
         fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: %s; nothing recorded", who, bad);
         return 0;
@@ -129,6 +149,7 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         memcpy(rec->f.domain_max, info->domain->max, sizeof rec->f.domain_max);
     }
     rec->f.particle_count_buffer = info->particle_count_buffer;
+    rec->f.grid_source = info->grid_source;
     rec->f.arena = info->descriptors;
     s->count = 0;
     const uint64_t n = info->particle_count, keys = p->plan.section_keys;
@@ -137,12 +158,14 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
                   VK_ACCESS_TRANSFER_WRITE_BIT);
     /* The two passes before the count is in the scratch read the caller's. */
     const int gpu_count = info->particle_count_buffer.buffer != VK_NULL_HANDLE;
-    if (!rec->f.user_domain) {
+    const int grid_source = info->grid_source.buffer != VK_NULL_HANDLE; /* no box of its own to find */
+    if (!rec->f.user_domain && !grid_source) {
         build_step(s, info, 1, "domain reduce", domain_reduce_step, 16u * n);
         if (gpu_count) read_gpu_count(s, info);
     }
     build_step(s, info, 0, "grid setup", grid_setup_step, 256u);
     if (gpu_count) read_gpu_count(s, info);
+    if (grid_source) fenns__access(&s->items[s->count - 1u], FENNS_RESOURCE_GRID_SOURCE, &info->grid_source, CS, R);
     build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * keys);
     build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);
     build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);
@@ -186,6 +209,23 @@ void fenns_cmd_build_to_search_barrier(VkCommandBuffer cmd, fenns_pipeline p) {
     if (p && cmd) fenns__barrier(cmd, p);
 }
 
+/* Point sets: whether the candidates are another build's particles (a
+ * candidate_scratch other than the search's own scratch). */
+static int other_candidates(const fenns_search_info *info) {
+    const fenns_buffer_range *c = &info->candidate_scratch;
+    return c->buffer != VK_NULL_HANDLE && (c->buffer != info->scratch.buffer || c->offset != info->scratch.offset);
+}
+
+/* What is wrong with another build as the candidates, or NULL. */
+static const char *candidates_problem(fenns_pipeline p, const fenns_search_info *info) {
+    if (p->plan.method != FENNS_METHOD_FENNS) return "candidate_scratch (point sets) needs the fenns method";
+    if (info->candidate_count > p->plan.max_particles) return "candidate_count exceeds the pipeline's max_particles";
+    if (fenns__scratch_problem(p, info->candidate_count, &info->candidate_scratch))
+        return "candidate_scratch range is misaligned or smaller than the scratch requirements of candidate_count";
+    if (overlap(&info->candidate_scratch, &info->scratch)) return "candidate_scratch overlaps the search's scratch";
+    return NULL;
+}
+
 /* Checks a search info; logs and returns 0 on a bad argument. */
 static int check_search(fenns_pipeline p, const fenns_search_info *info, const char *who) {
     if (!check_common(p, info->particle_count, &info->positions, &info->scratch, who)) return 0;
@@ -221,6 +261,8 @@ static int check_search(fenns_pipeline p, const fenns_search_info *info, const c
     else if ((out & FENNS_OUTPUT_SORTED_ORDER) && info->sorted_to_original.buffer != VK_NULL_HANDLE &&
              (!fenns__range_ok(&info->sorted_to_original, bytes_n) || info->sorted_to_original.offset % 4u))
         bad = "sorted_to_original range is smaller than 4*n bytes or its offset not a multiple of 4";
+    else if (other_candidates(info))
+        bad = candidates_problem(p, info);
     if (bad) fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: %s; nothing recorded", who, bad);
     return bad == NULL;
 }
@@ -232,19 +274,19 @@ static void reset_status_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns
         fenns__copy_permutation(cmd, p, &r->f, &r->sorted_to_original);
 }
 static void kernel_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search_kernel(cmd, p, &r->f, &r->o, &r->k);
+    fenns__pass_search_kernel(cmd, p, &r->f, &r->candidates, &r->o, &r->k);
 }
 static void fixed_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->o, FENNS_MODE_FIXED);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_FIXED);
 }
 static void count_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->o, FENNS_MODE_COUNT);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_COUNT);
 }
 static void offsets_scan_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_offsets_scan(cmd, p, &r->f, &r->o);
 }
 static void fill_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->o, FENNS_MODE_CSR);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_CSR);
 }
 static void list_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_list_sort(cmd, p, &r->f, &r->o);
@@ -253,10 +295,11 @@ static void list_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_re
 /* A search pass reads the build (and its workgroup count) from the scratch
  * and updates the status there. */
 static fenns_step *search_step(fenns_steps *s, const char *name, fenns_step_fn record, uint64_t bytes,
-                               const fenns_buffer_range *scratch) {
+                               const fenns_search_info *info) {
     fenns_step *st = fenns__step(s, name, record, bytes);
-    fenns__access(st, FENNS_RESOURCE_SCRATCH, scratch, CS | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+    fenns__access(st, FENNS_RESOURCE_SCRATCH, &info->scratch, CS | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                   RW | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+    if (other_candidates(info)) fenns__access(st, FENNS_RESOURCE_CANDIDATE_SCRATCH, &info->candidate_scratch, CS, R);
     return st;
 }
 
@@ -275,6 +318,11 @@ static int search_steps(fenns_pipeline p, const fenns_search_info *info, const c
                              .counts_ready = (out & FENNS_OUTPUT_CSR) && (out & FENNS_OUTPUT_COUNTS_READY)};
     fenns__frame_init(&rec->f, p, n, &info->positions, &info->scratch);
     rec->f.arena = info->descriptors;
+    rec->candidates = rec->f;
+    if (other_candidates(info)) {
+        const fenns_buffer_range none = {0};
+        fenns__frame_init(&rec->candidates, p, info->candidate_count, &none, &info->candidate_scratch);
+    }
     rec->o = (fenns_outputs){info->counts, info->offsets, info->indices, info->fixed_capacity,
                              (out & FENNS_OUTPUT_SORTED_ORDER) ? 1u : 0u};
     rec->k = (fenns_kernel_outputs){info->kernel_output, (out & FENNS_OUTPUT_COUNTS) != 0, info->user_set};
@@ -288,20 +336,20 @@ static int search_steps(fenns_pipeline p, const fenns_search_info *info, const c
     if (rec->sorted_to_original.buffer != VK_NULL_HANDLE)
         fenns__access(st, FENNS_RESOURCE_SORTED_TO_ORIGINAL, &rec->sorted_to_original, XFER, VK_ACCESS_TRANSFER_WRITE_BIT);
     if (kernel) {
-        st = search_step(s, "search (kernel)", kernel_step, (16u + 16u) * (uint64_t)n, scr);
+        st = search_step(s, "search (kernel)", kernel_step, (16u + 16u) * (uint64_t)n, info);
         if (out & FENNS_OUTPUT_COUNTS) fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, RW);
         if (info->kernel_output.buffer) fenns__access(st, FENNS_RESOURCE_KERNEL_OUTPUT, &info->kernel_output, CS, RW);
         if (p->kernel_layout) fenns__access(st, FENNS_RESOURCE_USER_SET, NULL, CS, RW);
         return 1;
     }
     if (out & FENNS_OUTPUT_FIXED) {
-        st = search_step(s, "search (fixed lists)", fixed_step, (16u + 4u) * (uint64_t)n, scr);
+        st = search_step(s, "search (fixed lists)", fixed_step, (16u + 4u) * (uint64_t)n, info);
         fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, RW);
         fenns__access(st, FENNS_RESOURCE_INDICES, &info->indices, CS, RW);
         return 1;
     }
     if (!rec->counts_ready) {
-        st = search_step(s, "search (counts)", count_step, (16u + 4u) * (uint64_t)n, scr);
+        st = search_step(s, "search (counts)", count_step, (16u + 4u) * (uint64_t)n, info);
         fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, RW);
         if (!(out & FENNS_OUTPUT_CSR)) return 1;
     }
@@ -309,7 +357,7 @@ static int search_steps(fenns_pipeline p, const fenns_search_info *info, const c
     fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, R);
     fenns__access(st, FENNS_RESOURCE_OFFSETS, &info->offsets, CS, RW);
     fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS, RW);
-    st = search_step(s, "search (fill lists)", fill_step, (16u + 8u) * (uint64_t)n + 4u * entries, scr);
+    st = search_step(s, "search (fill lists)", fill_step, (16u + 8u) * (uint64_t)n + 4u * entries, info);
     fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, RW);
     fenns__access(st, FENNS_RESOURCE_OFFSETS, &info->offsets, CS, RW);
     fenns__access(st, FENNS_RESOURCE_INDICES, &info->indices, CS, RW);

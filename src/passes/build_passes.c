@@ -17,6 +17,7 @@ void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns
     memcpy(f->domain_min, p->plan.domain_min, sizeof f->domain_min);
     memcpy(f->domain_max, p->plan.domain_max, sizeof f->domain_max);
     memset(&f->particle_count_buffer, 0, sizeof f->particle_count_buffer);
+    memset(&f->grid_source, 0, sizeof f->grid_source);
     f->arena = NULL;
 }
 
@@ -39,10 +40,13 @@ void fenns__bind_sorted(fenns_bindings *b, const fenns_pipeline p, const fenns_f
                         f->layout.sorted.size, p->plan.chunk_shift16, 16, FENNS_CHUNKS);
 }
 
+/* pc.gpu_count: whether the build reads the caller's particle count. */
+static uint32_t uses_gpu_count(const fenns_frame *f) { return f->particle_count_buffer.buffer != VK_NULL_HANDLE; }
+
 /* The caller's particle count where the build reads one (pc.gpu_count),
  * else the status block standing in (the shader does not read it). */
 static void bind_gpu_count(fenns_bindings *b, const fenns_frame *f, fenns_push *pc) {
-    pc->gpu_count = f->particle_count_buffer.buffer != VK_NULL_HANDLE;
+    pc->gpu_count = uses_gpu_count(f);
     if (pc->gpu_count)
         fenns__bind(b, FENNS_BINDING_GPU_COUNT, f->particle_count_buffer.buffer, f->particle_count_buffer.offset,
                     sizeof(uint32_t));
@@ -81,6 +85,12 @@ void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
     bind_gpu_count(&b, f, &pc);
+    /* The grid source's parameters (point sets), else the status block standing in. */
+    pc.point_set = f->grid_source.buffer != VK_NULL_HANDLE;
+    if (pc.point_set)
+        fenns__bind(&b, FENNS_BINDING_GRID_SOURCE, f->grid_source.buffer, f->grid_source.offset, sizeof(fenns_gpu_params));
+    else
+        fenns__bind_region(&b, f, FENNS_BINDING_GRID_SOURCE, f->layout.params);
     pc.mode = p->plan.cell_occupancy;
     pc.radius = f->radius;
     pc.user_domain = f->user_domain;
@@ -99,7 +109,7 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.gpu_count = f->particle_count_buffer.buffer != VK_NULL_HANDLE;
+    pc.gpu_count = uses_gpu_count(f);
     pc.mode = p->plan.shared_histogram;
     fenns__dispatch(cmd, p, FENNS_PASS_coarse_count, &b, &pc, f->n ? p->plan.count_groups : 0);
 }
@@ -136,7 +146,7 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.gpu_count = f->particle_count_buffer.buffer != VK_NULL_HANDLE;
+    pc.gpu_count = uses_gpu_count(f);
     pc.mode = write_sorted ? 1u : 0u;
     fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, f->n ? p->plan.count_groups : 0);
 }

@@ -16,6 +16,7 @@ typedef struct fenns_frame {
     uint32_t user_domain; /* 1: the box below; 0: the particles' bounding box (domain reduce) */
     float domain_min[3], domain_max[3];
     fenns_buffer_range particle_count_buffer; /* the caller's GPU count; null buffer: n */
+    fenns_buffer_range grid_source;           /* build: the scratch whose grid it takes; null buffer: none */
     fenns_descriptor_arena arena;             /* the info's; used without push descriptors */
 } fenns_frame;
 
@@ -58,11 +59,13 @@ typedef struct fenns_kernel_outputs {
     VkDescriptorSet user_set;  /* set 1, or VK_NULL_HANDLE */
 } fenns_kernel_outputs;
 void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready);
-void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
-                        uint32_t mode);
+/* The search of f's particles among the candidates c: f itself, or
+ * another build on f's grid (point sets). */
+void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
+                        const fenns_outputs *o, uint32_t mode);
 /* The user kernel's search (FENNS_OUTPUT_KERNEL). */
-void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
-                               const fenns_kernel_outputs *k);
+void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
+                               const fenns_outputs *o, const fenns_kernel_outputs *k);
 void fenns__copy_permutation(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_buffer_range *to);
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
 /* fenns_cmd_reorder's gather: `words` u32 per particle from `in` to `out`
@@ -77,6 +80,7 @@ void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fr
  * fenns_cmd_* call was given. */
 typedef struct fenns_recording {
     fenns_frame f;
+    fenns_frame candidates; /* search: the build whose particles are the candidates (f's copy when its own) */
     fenns_outputs o;
     fenns_kernel_outputs k;
     fenns_buffer_range sorted_to_original; /* SORTED_ORDER's permutation copy; null: none */

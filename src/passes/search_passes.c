@@ -11,6 +11,9 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     VkDeviceSize at = counts_ready ? offsetof(fenns_gpu_params, list_overflow) : offsetof(fenns_gpu_params, total_neighbors);
     VkDeviceSize size = counts_ready ? sizeof(uint32_t) : 4u * sizeof(uint32_t);
     p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer, f->scratch.offset + f->layout.params.offset + at, size, 0u);
+    p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer,
+                               f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, grid_mismatch),
+                               sizeof(uint32_t), 0u);
     /* incomplete_queries starts from the build's sort_incomplete: 0, unless
      * the build's sort or recording fell short (then no search of it is whole). */
     VkDeviceSize params = f->scratch.offset + f->layout.params.offset;
@@ -35,12 +38,26 @@ static void bind_outputs(fenns_bindings *b, fenns_pipeline p, const fenns_output
                         p->plan.chunk_shift4, 4, FENNS_INDEX_CHUNKS);
 }
 
-/* What every search variant reads from the build. */
-static void bind_build(fenns_bindings *b, fenns_pipeline p, const fenns_frame *f) {
+/* What every search variant reads from the build f (its queries) and the
+ * build c (its candidates: f itself, or another point set's). */
+static void bind_build(fenns_bindings *b, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
+                       fenns_push *pc) {
     fenns__bind_sorted(b, p, f);
     fenns__bind_region(b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(b, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns__bind_region(b, f, FENNS_BINDING_PERM, f->layout.perm);
+    fenns__bind_chunked(b, FENNS_BINDING_CANDIDATE_SORTED, c->scratch.buffer, c->scratch.offset + c->layout.sorted.offset,
+                        c->layout.sorted.size, p->plan.chunk_shift16, 16, FENNS_CHUNKS);
+    fenns__bind_region(b, c, FENNS_BINDING_CANDIDATE_CELLS, c->layout.cells);
+    fenns__bind_region(b, c, FENNS_BINDING_CANDIDATE_PARAMS, c->layout.params);
+    pc->point_set = c->scratch.buffer != f->scratch.buffer || c->scratch.offset != f->scratch.offset;
+}
+
+/* Whether the sorted particles of both builds fit one binding each (the
+ * one-load variants). */
+static int sorted_narrow(fenns_pipeline p, const fenns_frame *f, const fenns_frame *c) {
+    uint64_t most = f->n > c->n ? f->n : c->n;
+    return most <= (UINT64_C(1) << p->plan.chunk_shift16);
 }
 
 /* One workgroup per work item, as the build's last pass counted them. */
@@ -50,28 +67,29 @@ static void dispatch_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
                              f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, dispatch_x));
 }
 
-void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
-                        uint32_t mode) {
+void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
+                        const fenns_outputs *o, uint32_t mode) {
     fenns_bindings b = {.arena = f->arena};
-    bind_build(&b, p, f);
-    bind_outputs(&b, p, o, mode);
     fenns_push pc = fenns__push_base(p, f->n);
+    bind_build(&b, p, f, c, &pc);
+    bind_outputs(&b, p, o, mode);
     pc.mode = mode;
     pc.sorted_order = o->sorted_order;
     VkDeviceSize entries = o->indices.range / 4u;
     pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity : mode == FENNS_MODE_CSR ? (uint32_t)entries : 0u;
     pc.capacity_hi = mode == FENNS_MODE_CSR ? (uint32_t)(entries >> 32) : 0u;
-    int sorted_narrow = (uint64_t)f->n <= (UINT64_C(1) << p->plan.chunk_shift16);
-    fenns_pass pass = mode == FENNS_MODE_COUNT ? (sorted_narrow ? FENNS_PASS_search_count : FENNS_PASS_search_count_wide)
-                      : sorted_narrow && lists_fit_one_binding(p, o) ? FENNS_PASS_search
-                                                                     : FENNS_PASS_search_wide;
+    int narrow = sorted_narrow(p, f, c);
+    fenns_pass pass = mode == FENNS_MODE_COUNT ? (narrow ? FENNS_PASS_search_count : FENNS_PASS_search_count_wide)
+                      : narrow && lists_fit_one_binding(p, o) ? FENNS_PASS_search
+                                                              : FENNS_PASS_search_wide;
     dispatch_search(cmd, p, f, pass, &b, &pc);
 }
 
-void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o,
-                               const fenns_kernel_outputs *k) {
+void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
+                               const fenns_outputs *o, const fenns_kernel_outputs *k) {
     fenns_bindings b = {.arena = f->arena};
-    bind_build(&b, p, f);
+    fenns_push pc = fenns__push_base(p, f->n);
+    bind_build(&b, p, f, c, &pc);
     /* What the kernel does not write, the status block stands in for: the
      * shader never writes it there (pc.kernel_outputs), but pushed
      * descriptors must be valid. */
@@ -81,7 +99,6 @@ void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenn
     fenns__bind(&b, FENNS_BINDING_KERNEL_OUTPUT, values->buffer, values->offset, values->range);
     fenns__bind(&b, FENNS_BINDING_COUNTS, counts->buffer, counts->offset, counts->range);
     fenns__bind(&b, FENNS_BINDING_OFFSETS, counts->buffer, counts->offset, counts->range);
-    fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = FENNS_MODE_KERNEL;
     pc.sorted_order = o->sorted_order;
     pc.kernel_outputs = (k->values.buffer ? FENNS_KERNEL_WRITES_VALUES : 0u) | (k->counts ? FENNS_KERNEL_WRITES_COUNTS : 0u);
