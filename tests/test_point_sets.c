@@ -214,7 +214,7 @@ static int check_pair(fenns_test_gpu *g, int f, int qs, int cs, const point_set 
     if (ok && sorted)
         ok = fenns_test_download(g, &o->perm, 0, qperm, 4u * nq) == VK_SUCCESS &&
              fenns_test_download(g, &c->perm, 0, cperm, 4u * c->n) == VK_SUCCESS;
-    CHECK(ok, "%s: host memory or download", what);
+    CHECK(ok, "%s: host memory, download, or lists past their %u entries", what, (unsigned)LIST_ENTRIES);
     if (ok) {
         CHECK(st.grid_mismatch == 0 && st.incomplete_queries == 0 && st.list_overflow == 0 &&
                   st.total_neighbors == offsets[nq] && st.particle_count == nq,

@@ -5,14 +5,20 @@
  *
  * The engine owns everything fenns does not: the queue, the command pools,
  * the memory, three frames in flight paced by one timeline semaphore, and
- * two compute passes of its own. Each frame, in one command buffer:
+ * two compute passes of its own. Two point sets: the particles, and a
+ * static boundary (points on the box's floor) built once, before the first
+ * frame. Each frame, in one command buffer:
  *
  *   emit + move (engine)   decides how many particles live this frame and
  *                          writes that count to a GPU buffer; moves them
- *   fenns_cmd_build        reads the count from that buffer (no readback)
- *   fenns_cmd_search       neighbour counts, in the build's sorted order
+ *   fenns_cmd_build        reads the count from that buffer (no readback),
+ *                          on the boundary's grid (grid_source)
+ *   fenns_cmd_search x2    neighbour counts in the build's sorted order:
+ *                          among the particles, and among the boundary
+ *                          (candidate_scratch: the boundary is not rebuilt)
  *   colour (engine)        colour by density, in sorted order
- *   fenns_cmd_reorder      the colours back to the particles' own order
+ *   fenns_cmd_reorder      the colour records (32 bytes) back to the
+ *                          particles' own order
  *
  * fenns gets a descriptor arena per frame in flight (used where the device
  * has no push descriptors, FENNS_NO_PUSH_DESCRIPTORS=1) and a range of the
@@ -41,8 +47,8 @@
 
 enum {
     IN_FLIGHT = 3,
-    QUERIES_PER_FRAME = 2 + 2 * (FENNS_MAX_PROFILED_PASSES + 1), /* frame begin/end, build, search */
-    CHECKED = 64,                                                /* particles checked by brute force */
+    QUERIES_PER_FRAME = 2 + 3 * (FENNS_MAX_PROFILED_PASSES + 1), /* frame begin/end, build, two searches */
+    CHECKED = 256,                                               /* particles checked by brute force */
 };
 #define DT 0.004f
 
@@ -77,7 +83,7 @@ typedef struct frame_slot {
     VkCommandBuffer cmd;
     fenns_descriptor_arena arena;
     sample_buffer status; /* fenns_status of the slot's frame, host-visible */
-    fenns_profile build_profile, search_profile;
+    fenns_profile build_profile, search_profile, boundary_profile;
     uint32_t first_query;
     long frame; /* the frame recorded in it; -1: none */
 } frame_slot;
@@ -95,6 +101,8 @@ typedef struct engine {
     VkDescriptorPool descriptor_pool;
     engine_pass move, colour;
     sample_buffer positions, velocities, count, counts, colour_sorted, colours, scratch, readback;
+    sample_buffer boundary_positions, boundary_scratch, boundary_counts; /* the second point set */
+    uint32_t boundary_side, boundary_count; /* side^2 points on the floor z = 0 */
     frame_slot slots[IN_FLIGHT];
     uint32_t capacity, first, per_frame;
     float radius; /* about 12 neighbours each at full capacity */
@@ -158,9 +166,11 @@ static void dispatch(VkCommandBuffer cmd, const engine_pass *p, const void *push
     vkCmdDispatch(cmd, (items + 63u) / 64u, 1, 1);
 }
 
-/* Two copies outside the frame loop (the upload, the final readback), in
- * slot 0's command buffer, waited for: nothing else is in flight then. */
-static VkResult copy_and_wait(engine *e, const VkBuffer src[2], const VkBuffer dst[2], const VkBufferCopy regions[2]) {
+/* Work outside the frame loop (the uploads, the boundary's build, the final
+ * readback), in slot 0's command buffer, waited for: nothing else is in
+ * flight then. Copies count copies, then record(e, cmd) when given. */
+static VkResult copy_and_wait(engine *e, uint32_t count, const VkBuffer *src, const VkBuffer *dst,
+                              const VkBufferCopy *regions, void (*record)(engine *, VkCommandBuffer)) {
     VkCommandBuffer cmd = e->slots[0].cmd;
     VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                    .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
@@ -168,13 +178,29 @@ static VkResult copy_and_wait(engine *e, const VkBuffer src[2], const VkBuffer d
     if (r == VK_SUCCESS) r = vkBeginCommandBuffer(cmd, &bi);
     if (r != VK_SUCCESS) return r;
     sample_full_barrier(cmd);
-    for (int k = 0; k < 2; ++k) vkCmdCopyBuffer(cmd, src[k], dst[k], 1, &regions[k]);
+    for (uint32_t k = 0; k < count; ++k) vkCmdCopyBuffer(cmd, src[k], dst[k], 1, &regions[k]);
     sample_full_barrier(cmd);
+    if (record) {
+        record(e, cmd);
+        sample_full_barrier(cmd);
+    }
     r = vkEndCommandBuffer(cmd);
     VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1, .pCommandBuffers = &cmd};
     if (r == VK_SUCCESS) r = vkQueueSubmit(e->queue, 1, &submit, VK_NULL_HANDLE);
     if (r == VK_SUCCESS) r = vkQueueWaitIdle(e->queue);
+    fenns_descriptor_arena_reset(e->slots[0].arena);
     return r;
+}
+
+/* The static point set: built once, on its own grid (the pipeline's box),
+ * which every frame's build then takes. */
+static void build_boundary(engine *e, VkCommandBuffer cmd) {
+    fenns_build_info b = {0};
+    b.particle_count = e->boundary_count;
+    b.positions = sample_whole(&e->boundary_positions);
+    b.scratch = sample_whole(&e->boundary_scratch);
+    b.descriptors = e->slots[0].arena;
+    fenns_cmd_build(cmd, e->pipe, &b);
 }
 
 /* One frame: the engine's passes and fenns' between them. */
@@ -194,6 +220,7 @@ static void record_frame(engine *e, frame_slot *s, long frame) {
     build.positions = sample_whole(&e->positions);
     build.scratch = sample_whole(&e->scratch);
     build.particle_count_buffer = (fenns_buffer_range){e->count.buffer, 0, sizeof(uint32_t)};
+    build.grid_source = sample_whole(&e->boundary_scratch);
     build.profile = &s->build_profile;
     build.descriptors = s->arena;
     fenns_cmd_build(cmd, e->pipe, &build);
@@ -208,6 +235,12 @@ static void record_frame(engine *e, frame_slot *s, long frame) {
     search.profile = &s->search_profile;
     search.descriptors = s->arena;
     fenns_cmd_search(cmd, e->pipe, &search);
+    sample_full_barrier(cmd); /* the searches share the particles' status */
+    search.counts = sample_whole(&e->boundary_counts);
+    search.candidate_count = e->boundary_count;
+    search.candidate_scratch = sample_whole(&e->boundary_scratch);
+    search.profile = &s->boundary_profile;
+    fenns_cmd_search(cmd, e->pipe, &search);
     sample_full_barrier(cmd); /* counts -> the colour pass */
 
     struct { uint32_t capacity; float full; } colour = {e->capacity, 24.0f};
@@ -218,7 +251,7 @@ static void record_frame(engine *e, frame_slot *s, long frame) {
     reorder.particle_count = e->capacity;
     reorder.scratch = build.scratch;
     reorder.direction = FENNS_REORDER_TO_ORIGINAL;
-    reorder.stride = 16u;
+    reorder.stride = 32u; /* colour, then (neighbours, boundary neighbours) */
     reorder.src = sample_whole(&e->colour_sorted);
     reorder.dst = sample_whole(&e->colours);
     reorder.descriptors = s->arena;
@@ -243,13 +276,13 @@ static double sum_ms(const engine *e, const fenns_profile *p, const uint64_t *ts
 /* The slot's frame is done (its timeline value reached): print its times. */
 static int report(engine *e, frame_slot *s) {
     uint64_t ts[QUERIES_PER_FRAME];
-    const fenns_profile *profiles[2] = {&s->build_profile, &s->search_profile};
+    const fenns_profile *profiles[3] = {&s->build_profile, &s->search_profile, &s->boundary_profile};
     VkQueryResultFlags flags = VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT;
     if (vkGetQueryPoolResults(e->device, e->queries, s->first_query, 2, sizeof ts, ts, sizeof(uint64_t), flags) !=
         VK_SUCCESS)
         return 0;
-    double fenns_ms[2];
-    for (int k = 0; k < 2; ++k) {
+    double fenns_ms[3];
+    for (int k = 0; k < 3; ++k) {
         uint64_t *at = ts + (profiles[k]->first_query - s->first_query);
         if (vkGetQueryPoolResults(e->device, e->queries, profiles[k]->first_query, profiles[k]->pass_count + 1u,
                                   sizeof(uint64_t) * (profiles[k]->pass_count + 1u), at, sizeof(uint64_t),
@@ -258,34 +291,54 @@ static int report(engine *e, frame_slot *s) {
         fenns_ms[k] = sum_ms(e, profiles[k], at);
     }
     const fenns_status *st = s->status.mapped;
-    printf("frame %3ld: %6u particles (GPU count %u), %8llu neighbour pairs, fenns build %.3f ms + search %.3f ms, "
-           "frame %.3f ms GPU\n",
+    printf("frame %3ld: %6u particles (GPU count %u), %6llu boundary contacts, fenns build %.3f ms + search %.3f ms "
+           "+ boundary search %.3f ms, frame %.3f ms GPU\n",
            s->frame, st->particle_count, st->requested_count, (unsigned long long)st->total_neighbors, fenns_ms[0],
-           fenns_ms[1], (double)(ts[1] - ts[0]) * e->ns_per_tick * 1e-6);
-    if (st->particle_count != live_at(e, s->frame) || st->incomplete_queries) {
-        fprintf(stderr, "fenns-engine-frame: error: frame %ld: %u particles (expected %u), %u incomplete queries\n",
-                s->frame, st->particle_count, live_at(e, s->frame), st->incomplete_queries);
+           fenns_ms[1], fenns_ms[2], (double)(ts[1] - ts[0]) * e->ns_per_tick * 1e-6);
+    if (st->particle_count != live_at(e, s->frame) || st->incomplete_queries || st->grid_mismatch) {
+        fprintf(stderr,
+                "fenns-engine-frame: error: frame %ld: %u particles (expected %u), %u incomplete queries, grid "
+                "mismatch %u\n",
+                s->frame, st->particle_count, live_at(e, s->frame), st->incomplete_queries, st->grid_mismatch);
         return 0;
     }
     return 1;
 }
 
-/* The last frame's counts (colours' w, back in original order) against brute force. */
+/* Boundary point k: on the floor z = 0, side^2 of them. */
+static void boundary_point(const engine *e, uint32_t k, float p[4]) {
+    p[0] = ((float)(k % e->boundary_side) + 0.5f) / (float)e->boundary_side;
+    p[1] = ((float)(k / e->boundary_side) + 0.5f) / (float)e->boundary_side;
+    p[2] = p[3] = 0.0f;
+}
+
+static int near(const float *a, const float *b, float r) {
+    float dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2];
+    return dx * dx + dy * dy + dz * dz <= r * r;
+}
+
+/* The last frame's counts (the colour records' second half, back in
+ * original order) against brute force: among the particles, and among the
+ * boundary points. */
 static int check_last_frame(engine *e, long frame) {
     uint32_t live = live_at(e, frame), n = e->capacity;
-    const float *x = e->readback.mapped;               /* positions */
-    const float *c = (const float *)e->readback.mapped + 4u * (size_t)n; /* colours */
+    const float *x = e->readback.mapped;                                 /* positions */
+    const float *c = (const float *)e->readback.mapped + 4u * (size_t)n; /* colour records, 8 floats each */
     uint32_t bad = 0;
     for (uint32_t k = 0; k < CHECKED && k < n; ++k) {
         uint32_t i = (uint32_t)(((uint64_t)k * 2654435761u) % n);
-        uint32_t expected = 0;
-        for (uint32_t j = 0; j < live && i < live; ++j) {
-            float dx = x[4 * j] - x[4 * i], dy = x[4 * j + 1] - x[4 * i + 1], dz = x[4 * j + 2] - x[4 * i + 2];
-            expected += j != i && dx * dx + dy * dy + dz * dz <= e->radius * e->radius;
+        uint32_t expected = 0, boundary = 0;
+        for (uint32_t j = 0; j < live && i < live; ++j) expected += j != i && near(x + 4 * i, x + 4 * j, e->radius);
+        for (uint32_t j = 0; j < e->boundary_count && i < live; ++j) {
+            float b[4];
+            boundary_point(e, j, b);
+            boundary += (uint32_t)near(x + 4 * i, b, e->radius);
         }
-        if ((float)expected != c[4 * i + 3]) {
-            if (!bad) fprintf(stderr, "fenns-engine-frame: particle %u%s: %g neighbours, brute force %u\n", i,
-                              i < live ? "" : " (absent)", (double)c[4 * i + 3], expected);
+        if ((float)expected != c[8 * i + 4] || (float)boundary != c[8 * i + 5]) {
+            if (!bad)
+                fprintf(stderr, "fenns-engine-frame: particle %u%s: %g neighbours and %g boundary neighbours, brute "
+                                "force %u and %u\n",
+                        i, i < live ? "" : " (absent)", (double)c[8 * i + 4], (double)c[8 * i + 5], expected, boundary);
             ++bad;
         }
     }
@@ -315,6 +368,10 @@ int main(int argc, char **argv) {
     e.first = e.capacity / 2u;
     e.per_frame = (e.capacity - e.first + 19u) / 20u;
     e.radius = cbrtf(12.0f / (4.18879f * (float)e.capacity)); /* 12 = n * 4/3 pi r^3 in the unit box */
+    e.boundary_side = (uint32_t)ceilf(2.0f / e.radius);           /* spaced r/2: a dozen within r of the floor */
+    e.boundary_count = e.boundary_side * e.boundary_side;
+    if (e.boundary_count > e.capacity) e.boundary_side = (uint32_t)sqrtf((float)e.capacity); /* the pipeline's capacity */
+    e.boundary_count = e.boundary_side * e.boundary_side;
     int exit_code = 1;
 
     fenns_headless_create_info hi = {0};
@@ -352,28 +409,33 @@ int main(int argc, char **argv) {
     VK_OK(sample_buffer_create(e.device, e.gpu, n16, 0, &e.velocities));
     VK_OK(sample_buffer_create(e.device, e.gpu, sizeof(uint32_t), 0, &e.count));
     VK_OK(sample_buffer_create(e.device, e.gpu, 4u * (VkDeviceSize)e.capacity, 0, &e.counts));
-    VK_OK(sample_buffer_create(e.device, e.gpu, n16, 0, &e.colour_sorted));
-    VK_OK(sample_buffer_create(e.device, e.gpu, n16, 0, &e.colours));
+    VK_OK(sample_buffer_create(e.device, e.gpu, 4u * (VkDeviceSize)e.capacity, 0, &e.boundary_counts));
+    VK_OK(sample_buffer_create(e.device, e.gpu, 2u * n16, 0, &e.colour_sorted));
+    VK_OK(sample_buffer_create(e.device, e.gpu, 2u * n16, 0, &e.colours));
     VK_OK(sample_buffer_create(e.device, e.gpu, req.size, 0, &e.scratch));
-    VK_OK(sample_buffer_create(e.device, e.gpu, 2u * n16, 1, &e.readback)); /* upload, then the check */
+    VK_OK(sample_buffer_create(e.device, e.gpu, 3u * n16, 1, &e.readback)); /* uploads, then the check */
+    fenns_pipeline_get_scratch_requirements(e.pipe, e.boundary_count, &req);
+    VK_OK(sample_buffer_create(e.device, e.gpu, 16u * (VkDeviceSize)e.boundary_count, 0, &e.boundary_positions));
+    VK_OK(sample_buffer_create(e.device, e.gpu, req.size, 0, &e.boundary_scratch));
     {
         fenns_build_info b = {.particle_count = e.capacity, .positions = sample_whole(&e.positions),
                               .scratch = sample_whole(&e.scratch),
-                              .particle_count_buffer = {e.count.buffer, 0, sizeof(uint32_t)}};
+                              .particle_count_buffer = {e.count.buffer, 0, sizeof(uint32_t)},
+                              .grid_source = sample_whole(&e.boundary_scratch)};
         fenns_pass_info passes[FENNS_MAX_PASSES];
         uint32_t count = fenns_get_build_passes(e.pipe, &b, passes);
         printf("fenns build passes:");
         for (uint32_t k = 0; k < count; ++k) printf(" %s%s", passes[k].name, k + 1 < count ? "," : "\n");
     }
 
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 5};
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 6};
     VkDescriptorPoolCreateInfo dpi = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, .maxSets = 2,
                                       .poolSizeCount = 1, .pPoolSizes = &ps};
     VK_OK(vkCreateDescriptorPool(e.device, &dpi, NULL, &e.descriptor_pool));
     const sample_buffer *move_buffers[3] = {&e.positions, &e.velocities, &e.count};
-    const sample_buffer *colour_buffers[2] = {&e.counts, &e.colour_sorted};
+    const sample_buffer *colour_buffers[3] = {&e.counts, &e.boundary_counts, &e.colour_sorted};
     VK_OK(pass_create(&e, &e.move, engine_emit_move_spv, sizeof engine_emit_move_spv, 3, 20, move_buffers));
-    VK_OK(pass_create(&e, &e.colour, engine_colour_spv, sizeof engine_colour_spv, 2, 8, colour_buffers));
+    VK_OK(pass_create(&e, &e.colour, engine_colour_spv, sizeof engine_colour_spv, 3, 8, colour_buffers));
 
     VkCommandPoolCreateInfo cpi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                    .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
@@ -393,6 +455,8 @@ int main(int argc, char **argv) {
         s->build_profile = (fenns_profile){.query_pool = e.queries, .first_query = s->first_query + 2u};
         s->search_profile = (fenns_profile){.query_pool = e.queries,
                                             .first_query = s->first_query + 3u + FENNS_MAX_PROFILED_PASSES};
+        s->boundary_profile = (fenns_profile){.query_pool = e.queries,
+                                              .first_query = s->first_query + 4u + 2u * FENNS_MAX_PROFILED_PASSES};
         VkCommandBufferAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO, .commandPool = e.pool,
                                           .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY, .commandBufferCount = 1};
         VK_OK(vkAllocateCommandBuffers(e.device, &ai, &s->cmd));
@@ -400,7 +464,8 @@ int main(int argc, char **argv) {
         VK_OK(sample_buffer_create(e.device, e.gpu, sizeof(fenns_status), 1, &s->status));
     }
 
-    /* The particles: random in the unit box, random velocities. */
+    /* The particles: random in the unit box, random velocities; the boundary
+     * points, then the boundary's one build. */
     {
         float *up = e.readback.mapped;
         uint32_t state = 12345u;
@@ -409,10 +474,13 @@ int main(int argc, char **argv) {
             float u = (float)(state >> 8) / 16777216.0f;
             up[i] = i % 4u == 3u ? 0.0f : i < 4u * e.capacity ? u : (u - 0.5f) * 0.5f;
         }
-        VkBuffer src[2] = {e.readback.buffer, e.readback.buffer}, dst[2] = {e.positions.buffer, e.velocities.buffer};
-        VkBufferCopy regions[2] = {{0, 0, n16}, {n16, 0, n16}};
-        VK_OK(copy_and_wait(&e, src, dst, regions));
+        for (uint32_t k = 0; k < e.boundary_count; ++k) boundary_point(&e, k, up + 8u * (size_t)e.capacity + 4u * k);
+        VkBuffer src[3] = {e.readback.buffer, e.readback.buffer, e.readback.buffer};
+        VkBuffer dst[3] = {e.positions.buffer, e.velocities.buffer, e.boundary_positions.buffer};
+        VkBufferCopy regions[3] = {{0, 0, n16}, {n16, 0, n16}, {2u * n16, 0, 16u * (VkDeviceSize)e.boundary_count}};
+        VK_OK(copy_and_wait(&e, 3, src, dst, regions, build_boundary));
     }
+    printf("boundary: %u points on the floor, built once\n", e.boundary_count);
 
     /* The frame loop: frame f signals timeline value f + 1. */
     int ok = 1;
@@ -455,8 +523,8 @@ int main(int argc, char **argv) {
     /* The last frame's positions and colours to the host, then the check. */
     {
         VkBuffer src[2] = {e.positions.buffer, e.colours.buffer}, dst[2] = {e.readback.buffer, e.readback.buffer};
-        VkBufferCopy regions[2] = {{0, 0, n16}, {0, n16, n16}};
-        VK_OK(copy_and_wait(&e, src, dst, regions));
+        VkBufferCopy regions[2] = {{0, 0, n16}, {0, n16, 2u * n16}};
+        VK_OK(copy_and_wait(&e, 2, src, dst, regions, NULL));
     }
     if (check_last_frame(&e, frames - 1)) exit_code = 0;
     if (fenns_headless_validation_message_count(e.headless) > 0) {
@@ -477,8 +545,9 @@ done:
     pass_destroy(&e, &e.move);
     pass_destroy(&e, &e.colour);
     if (e.descriptor_pool) vkDestroyDescriptorPool(e.device, e.descriptor_pool, NULL);
-    sample_buffer *buffers[] = {&e.positions, &e.velocities, &e.count,  &e.counts,
-                                &e.colour_sorted, &e.colours,  &e.scratch, &e.readback};
+    sample_buffer *buffers[] = {&e.positions,          &e.velocities,       &e.count,           &e.counts,
+                                &e.colour_sorted,      &e.colours,          &e.scratch,         &e.readback,
+                                &e.boundary_positions, &e.boundary_scratch, &e.boundary_counts};
     for (size_t k = 0; k < sizeof buffers / sizeof buffers[0]; ++k) sample_buffer_destroy(e.device, buffers[k]);
     fenns_pipeline_destroy(e.pipe);
     fenns_context_destroy(e.ctx);
