@@ -95,7 +95,9 @@ void main() {
     float margin = min(r * (1.0 + 1.0 / 1024.0) + largest * (1.0 / 1048576.0), FENNS_MAX_EXTENT);
 
     vec3 occupied = max(extent, vec3(margin));
-    float density = float(n) / (occupied.x * occupied.y * occupied.z);
+    // pc.count: the particles the grid is sized for, when the caller names
+    // more than this build holds (a static set lending its grid to a denser one).
+    float density = float(max(n, pc.count)) / (occupied.x * occupied.y * occupied.z);
     float h;       // smallest coarse cell edge
     float widest;  // the bound that keeps the search's cost proportional to its
                    // output: a cell never outgrows what its local grid resolves,

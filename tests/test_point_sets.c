@@ -297,6 +297,7 @@ static int run_frames(fenns_test_gpu *g, fenns_pipeline pipe, point_set *sets, p
         if (!ok || fenns_test_begin(g, &cmd) != VK_SUCCESS) return 0;
         if (f == 0) {
             fenns_build_info b = build_of(&sets[BOUNDARY], NULL);
+            b.grid_particle_count = set_sizes[FLUID]; /* cells for the fluid's density */
             fenns_cmd_build(cmd, pipe, &b);
             fenns_cmd_build_to_search_barrier(cmd, pipe);
         }
@@ -393,6 +394,29 @@ static int run_mismatch(fenns_test_gpu *g, fenns_pipeline pipe, point_set *sets,
     return ok && failures == 0;
 }
 
+/* grid_particle_count sizes the cells: the boundary's grid for 40 times
+ * its particles has more coarse cells than for its own. */
+static int run_grid_particle_count(fenns_test_gpu *g, fenns_pipeline pipe, point_set *sets, pair_outputs *o) {
+    uint32_t cells[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+        VkCommandBuffer cmd;
+        if (fenns_test_begin(g, &cmd) != VK_SUCCESS) return 0;
+        fenns_build_info b = build_of(&sets[BOUNDARY], NULL);
+        b.grid_particle_count = k ? 40u * set_sizes[BOUNDARY] : 0u;
+        fenns_cmd_build(cmd, pipe, &b);
+        fenns_test_cmd_barrier(cmd);
+        copy_status(cmd, pipe, &sets[BOUNDARY], &o->status);
+        fenns_status st;
+        if (fenns_test_submit(g, cmd) != VK_SUCCESS || fenns_test_download(g, &o->status, 0, &st, sizeof st) != VK_SUCCESS)
+            return 0;
+        cells[k] = st.coarse_dims[0] * st.coarse_dims[1] * st.coarse_dims[2] * st.fine_split * st.fine_split * st.fine_split;
+    }
+    CHECK(cells[1] > cells[0], "grid_particle_count: %u fine cells for 40x the particles, %u for its own", cells[1],
+          cells[0]);
+    if (cells[1] > cells[0]) printf("ok   grid_particle_count: %u fine cells instead of %u\n", cells[1], cells[0]);
+    return failures == 0;
+}
+
 /* Pass lists name the grid source and the candidates; bad arguments are
  * refused by name. */
 static int run_arguments(fenns_test_gpu *g, fenns_pipeline pipe, fenns_pipeline paper, point_set *sets,
@@ -481,6 +505,7 @@ int main(void) {
     if (ok) ok = run_frames(&g, pipe, sets, outs);
     if (ok) ok = run_kernel(&g, pipe, sets);
     if (ok) ok = run_mismatch(&g, pipe, sets, &outs[FLUID * SETS + BOUNDARY]);
+    if (ok) ok = run_grid_particle_count(&g, pipe, sets, &outs[FLUID * SETS + BOUNDARY]);
     if (ok) ok = run_arguments(&g, pipe, paper, sets, &outs[FLUID * SETS + BOUNDARY]);
     for (int s = 0; s < SETS; ++s) {
         fenns_test_buffer_destroy(&g, &sets[s].positions);

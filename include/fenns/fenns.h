@@ -402,6 +402,14 @@ typedef struct fenns_build_info {
      * its own, and a search between the two then reports grid_mismatch. Null
      * buffer: the build sizes its own grid. */
     fenns_buffer_range grid_source;
+    /* The particles the grid is sized for, where more than this build's
+     * count: the grid's cells suit the density of that many particles in
+     * the box. Give a set that lends its grid (grid_source) to a denser set
+     * that set's count, so that both search on cells sized for the dense one
+     * (results are exact either way; a grid sized for a sparse set only
+     * makes the dense set's searches slower). 0, or at most the count: the
+     * build's own count. Ignored with grid_source. */
+    uint32_t grid_particle_count;
 } fenns_build_info;
 
 /* Sorts the particles into the coarse grid (paper Algorithms 1-2).

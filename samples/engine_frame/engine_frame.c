@@ -200,6 +200,7 @@ static void build_boundary(engine *e, VkCommandBuffer cmd) {
     b.positions = sample_whole(&e->boundary_positions);
     b.scratch = sample_whole(&e->boundary_scratch);
     b.descriptors = e->slots[0].arena;
+    b.grid_particle_count = e->capacity; /* cells for the particles' density, not the floor's */
     fenns_cmd_build(cmd, e->pipe, &b);
 }
 

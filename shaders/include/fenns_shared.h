@@ -93,7 +93,8 @@
 /* Push constants of every pass (<= 128 bytes). */
 FENNS_STRUCT(fenns_push) {
     FENNS_U32 n;               /* particles */
-    FENNS_U32 count;           /* elements of the pass (scan length, sections, ...) */
+    FENNS_U32 count;           /* elements of the pass (scan length, sections, ...); grid setup: the
+                                  particles the grid is sized for (fenns_build_info.grid_particle_count) */
     FENNS_U32 count_in;        /* scan: elements read; beyond them the input is 0 */
     FENNS_U32 mode;            /* FENNS_MODE_* / pass-specific switch */
     FENNS_U32 capacity;        /* FIXED: entries per particle; CSR: indices capacity (low 32 bits) */

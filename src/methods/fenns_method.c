@@ -150,6 +150,7 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
     }
     rec->f.particle_count_buffer = info->particle_count_buffer;
     rec->f.grid_source = info->grid_source;
+    rec->f.grid_particle_count = info->grid_particle_count;
     rec->f.arena = info->descriptors;
     s->count = 0;
     const uint64_t n = info->particle_count, keys = p->plan.section_keys;

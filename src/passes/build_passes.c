@@ -18,6 +18,7 @@ void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns
     memcpy(f->domain_max, p->plan.domain_max, sizeof f->domain_max);
     memset(&f->particle_count_buffer, 0, sizeof f->particle_count_buffer);
     memset(&f->grid_source, 0, sizeof f->grid_source);
+    f->grid_particle_count = 0;
     f->arena = NULL;
 }
 
@@ -92,6 +93,7 @@ void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
     else
         fenns__bind_region(&b, f, FENNS_BINDING_GRID_SOURCE, f->layout.params);
     pc.mode = p->plan.cell_occupancy;
+    pc.count = f->grid_particle_count;
     pc.radius = f->radius;
     pc.user_domain = f->user_domain;
     pc.domain_min_x = f->domain_min[0];

@@ -17,6 +17,7 @@ typedef struct fenns_frame {
     float domain_min[3], domain_max[3];
     fenns_buffer_range particle_count_buffer; /* the caller's GPU count; null buffer: n */
     fenns_buffer_range grid_source;           /* build: the scratch whose grid it takes; null buffer: none */
+    uint32_t grid_particle_count;             /* build: the particles its grid is sized for (0: its own) */
     fenns_descriptor_arena arena;             /* the info's; used without push descriptors */
 } fenns_frame;
 
