@@ -646,3 +646,90 @@ int fenns_reference_compare(const float *xyz, uint32_t n, float r,
         *out_tolerated = tol;
     return 0;
 }
+
+/* ------------------------------------------------------------------------ */
+/* Point sets                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* The two sets as one array, queries first; NULL when out of memory. */
+static float *union_of(const float *query_xyz, uint32_t nq, const float *candidate_xyz, uint32_t nc)
+{
+    size_t n = (size_t)nq + nc;
+    float *xyz = (float *)malloc(12u * (n ? n : 1u));
+    if (!xyz)
+        return NULL;
+    if (nq)
+        memcpy(xyz, query_xyz, 12u * (size_t)nq);
+    if (nc)
+        memcpy(xyz + 3u * (size_t)nq, candidate_xyz, 12u * (size_t)nc);
+    return xyz;
+}
+
+int fenns_reference_cross_csr(const float *query_xyz, uint32_t nq, const float *candidate_xyz, uint32_t nc, float r,
+                              uint64_t **offsets, uint32_t **indices)
+{
+    uint64_t *uo = NULL;
+    uint32_t *ui = NULL;
+    if (!offsets || !indices || (nq && !query_xyz) || (nc && !candidate_xyz) || (uint64_t)nq + nc > UINT32_MAX)
+        return FENNS_REFERENCE_INVALID_ARGUMENT;
+    *offsets = NULL;
+    *indices = NULL;
+    float *xyz = union_of(query_xyz, nq, candidate_xyz, nc);
+    if (!xyz)
+        return FENNS_REFERENCE_OUT_OF_MEMORY;
+    int rc = fenns_reference_csr(xyz, nq + nc, r, &uo, &ui);
+    free(xyz);
+    if (rc)
+        return rc;
+    *offsets = (uint64_t *)malloc(8u * ((size_t)nq + 1u));
+    *indices = (uint32_t *)malloc(4u * (size_t)(uo[nq] ? uo[nq] : 1u));
+    if (!*offsets || !*indices) {
+        fenns_reference_free(&uo, &ui);
+        fenns_reference_free(offsets, indices);
+        return FENNS_REFERENCE_OUT_OF_MEMORY;
+    }
+    uint64_t m = 0;
+    (*offsets)[0] = 0;
+    for (uint32_t i = 0; i < nq; ++i) {
+        for (uint64_t e = uo[i]; e < uo[i + 1]; ++e)
+            if (ui[e] >= nq)
+                (*indices)[m++] = ui[e] - nq;
+        (*offsets)[i + 1] = m;
+    }
+    fenns_reference_free(&uo, &ui);
+    return FENNS_REFERENCE_OK;
+}
+
+int fenns_reference_compare_cross(const float *query_xyz, uint32_t nq, const float *candidate_xyz, uint32_t nc,
+                                  float r, const uint64_t *ref_offsets, const uint32_t *ref_indices,
+                                  const uint64_t *got_offsets, const uint32_t *got_indices, char *msg,
+                                  size_t msg_size)
+{
+    /* In the union's numbering (the candidates' own lists empty), so the
+     * tolerance sees both points of a pair. */
+    size_t n = (size_t)nq + nc;
+    uint64_t got_m = got_offsets[nq], ref_m = ref_offsets[nq];
+    float *xyz = union_of(query_xyz, nq, candidate_xyz, nc);
+    uint64_t *go = (uint64_t *)malloc(8u * (n + 1u)), *ro = (uint64_t *)malloc(8u * (n + 1u));
+    uint32_t *gi = (uint32_t *)malloc(4u * (size_t)(got_m ? got_m : 1u));
+    uint32_t *ri = (uint32_t *)malloc(4u * (size_t)(ref_m ? ref_m : 1u));
+    int rc = FENNS_REFERENCE_OUT_OF_MEMORY;
+    if (xyz && go && ro && gi && ri) {
+        for (size_t i = 0; i <= n; ++i) {
+            go[i] = got_offsets[i < nq ? i : nq];
+            ro[i] = ref_offsets[i < nq ? i : nq];
+        }
+        for (uint64_t e = 0; e < got_m; ++e)
+            gi[e] = got_indices[e] < nc ? got_indices[e] + nq : UINT32_MAX; /* out of range stays so */
+        for (uint64_t e = 0; e < ref_m; ++e)
+            ri[e] = ref_indices[e] + nq;
+        rc = fenns_reference_compare(xyz, (uint32_t)n, r, ro, ri, n, go, gi, FENNS_REFERENCE_ANY_ORDER, NULL, msg,
+                                     msg_size);
+    }
+    free(xyz);
+    free(go);
+    free(ro);
+    free(gi);
+    free(ri);
+    return rc;
+}

@@ -70,6 +70,21 @@ int fenns_reference_compare(const float *xyz, uint32_t n, float r,
                             uint64_t got_n, const uint64_t *got_offsets, const uint32_t *got_indices,
                             unsigned flags, uint64_t *out_tolerated, char *msg, size_t msg_size);
 
+/* Point sets: the reference lists of nq queries among nc candidates (two
+ * sets, so no j != i condition: a query and a candidate at one place are
+ * neighbours). List i holds candidate indices, ascending. The self-search
+ * reference of the union (queries first), cut to the candidates. */
+int fenns_reference_cross_csr(const float *query_xyz, uint32_t nq, const float *candidate_xyz, uint32_t nc, float r,
+                              uint64_t **offsets, uint32_t **indices);
+
+/* Compares a point-set result (lists per query of candidate indices, in any
+ * order) with fenns_reference_cross_csr's, as fenns_reference_compare does
+ * (messages number the candidates nq + j). */
+int fenns_reference_compare_cross(const float *query_xyz, uint32_t nq, const float *candidate_xyz, uint32_t nc,
+                                  float r, const uint64_t *ref_offsets, const uint32_t *ref_indices,
+                                  const uint64_t *got_offsets, const uint32_t *got_indices, char *msg,
+                                  size_t msg_size);
+
 #ifdef __cplusplus
 }
 #endif

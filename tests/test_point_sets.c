@@ -120,78 +120,31 @@ static fenns_search_info search_of(const point_set *q, const point_set *c, fenns
     return s;
 }
 
-/* The reference lists of queries q among candidates c: the self-search
- * reference of the union (queries first), each list cut to the candidates'
- * entries and renumbered. */
-static int pair_reference(const point_set *q, const point_set *c, int same, float **out_xyz, uint64_t **offsets,
-                          uint32_t **indices) {
-    uint32_t nq = q->n, nc = same ? 0u : c->n, n = nq + nc;
-    float *xyz = malloc(12u * (size_t)(n ? n : 1u));
-    uint64_t *uo = NULL;
-    uint32_t *ui = NULL;
-    *offsets = malloc(8u * ((size_t)nq + 1u));
-    if (!xyz || !*offsets) goto fail;
-    memcpy(xyz, q->xyz, 12u * (size_t)nq);
-    if (nc) memcpy(xyz + 3u * (size_t)nq, c->xyz, 12u * (size_t)nc);
-    if (fenns_reference_csr(xyz, n, RADIUS, &uo, &ui) != FENNS_REFERENCE_OK) goto fail;
-    *indices = malloc(4u * (size_t)(uo[nq] ? uo[nq] : 1u));
-    if (!*indices) goto fail;
-    uint64_t m = 0;
-    (*offsets)[0] = 0;
-    for (uint32_t i = 0; i < nq; ++i) {
-        for (uint64_t e = uo[i]; e < uo[i + 1]; ++e)
-            if (same || ui[e] >= nq) (*indices)[m++] = same ? ui[e] : ui[e] - nq;
-        (*offsets)[i + 1] = m;
-    }
-    fenns_reference_free(&uo, &ui);
-    *out_xyz = xyz;
-    return 1;
-fail:
-    fenns_reference_free(&uo, &ui);
-    free(xyz);
-    free(*offsets);
-    *offsets = NULL;
-    return 0;
+/* The reference lists of queries q among candidates c (the self-search
+ * reference when they are one set). */
+static int pair_reference(const point_set *q, const point_set *c, uint64_t **offsets, uint32_t **indices) {
+    if (q == c) return fenns_reference_csr(q->xyz, q->n, RADIUS, offsets, indices) == FENNS_REFERENCE_OK;
+    return fenns_reference_cross_csr(q->xyz, q->n, c->xyz, c->n, RADIUS, offsets, indices) == FENNS_REFERENCE_OK;
 }
 
 /* Compares lists of original indices (queries' lists, entries candidates')
  * with the pair's reference, in any order within a list. */
-static int compare_pair(const char *what, const point_set *q, const point_set *c, int same, const uint64_t *offsets,
+static int compare_pair(const char *what, const point_set *q, const point_set *c, const uint64_t *offsets,
                         const uint32_t *indices) {
-    float *xyz = NULL;
-    uint64_t *ro = NULL, *go = NULL;
-    uint32_t *ri = NULL, *gi = NULL;
-    uint32_t nq = q->n, shift = same ? 0u : nq, n = nq + (same ? 0u : c->n);
-    int ok = pair_reference(q, c, same, &xyz, &ro, &ri);
-    /* In the union's numbering (the candidates' own lists empty), so the
-     * reference's tolerance sees both points of a pair. */
-    uint64_t *rou = malloc(8u * ((size_t)n + 1u));
-    uint32_t *riu = ok ? malloc(4u * (size_t)(ro[nq] ? ro[nq] : 1u)) : NULL;
-    go = malloc(8u * ((size_t)n + 1u));
-    gi = malloc(4u * (size_t)(offsets[nq] ? offsets[nq] : 1u));
-    if (!ok || !go || !gi || !rou || !riu) {
-        CHECK(0, "%s: reference or host memory", what);
-        ok = 0;
-    } else {
-        for (uint32_t i = 0; i <= n; ++i) {
-            go[i] = offsets[i < nq ? i : nq];
-            rou[i] = ro[i < nq ? i : nq];
-        }
-        for (uint64_t e = 0; e < offsets[nq]; ++e) gi[e] = indices[e] + shift;
-        for (uint64_t e = 0; e < ro[nq]; ++e) riu[e] = ri[e] + shift;
-        char msg[256] = "";
-        int differs = fenns_reference_compare(xyz, n, RADIUS, rou, riu, n, go, gi, FENNS_REFERENCE_ANY_ORDER, NULL, msg,
-                                              sizeof msg);
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    char msg[256] = "";
+    int ok = pair_reference(q, c, &ro, &ri);
+    CHECK(ok, "%s: reference", what);
+    if (ok) {
+        int differs = q == c ? fenns_reference_compare(q->xyz, q->n, RADIUS, ro, ri, q->n, offsets, indices,
+                                                       FENNS_REFERENCE_ANY_ORDER, NULL, msg, sizeof msg)
+                             : fenns_reference_compare_cross(q->xyz, q->n, c->xyz, c->n, RADIUS, ro, ri, offsets,
+                                                             indices, msg, sizeof msg);
         ok = differs == 0;
         CHECK(ok, "%s: %s", what, msg);
     }
-    free(rou);
-    free(riu);
-    free(xyz);
-    free(ro);
-    free(ri);
-    free(go);
-    free(gi);
+    fenns_reference_free(&ro, &ri);
     return ok;
 }
 
@@ -235,7 +188,7 @@ static int check_pair(fenns_test_gpu *g, int f, int qs, int cs, const point_set 
         CHECK(ok, "%s: the permutations or sorted entries are out of range", what);
     }
     if (ok && !failures) {
-        ok = compare_pair(what, q, c, q == c, sorted ? orig_offsets : offsets, sorted ? orig : indices);
+        ok = compare_pair(what, q, c, sorted ? orig_offsets : offsets, sorted ? orig : indices);
         if (ok) printf("ok   %s: %llu entries\n", what, (unsigned long long)offsets[nq]);
     }
     free(offsets);
@@ -336,10 +289,10 @@ static int run_frames(fenns_test_gpu *g, fenns_pipeline pipe, point_set *sets, p
 static int run_kernel(fenns_test_gpu *g, fenns_pipeline pipe, point_set *sets) {
     const point_set *q = &sets[FLUID], *c = &sets[BOUNDARY];
     fenns_test_buffer values = {0};
-    float *out = malloc(16u * q->n), *xyz = NULL;
+    float *out = malloc(16u * q->n);
     uint64_t *ro = NULL;
     uint32_t *ri = NULL;
-    int ok = out && pair_reference(q, c, 0, &xyz, &ro, &ri) &&
+    int ok = out && pair_reference(q, c, &ro, &ri) &&
              fenns_test_buffer_create(g, 16u * q->n, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL,
                                       &values) == VK_SUCCESS;
     VkCommandBuffer cmd;
@@ -361,9 +314,7 @@ static int run_kernel(fenns_test_gpu *g, fenns_pipeline pipe, point_set *sets) {
     if (ok && !bad) printf("ok   kernel search, fluid among boundary: %llu neighbours\n", (unsigned long long)ro[q->n]);
     fenns_test_buffer_destroy(g, &values);
     free(out);
-    free(xyz);
-    free(ro);
-    free(ri);
+    fenns_reference_free(&ro, &ri);
     return ok && !bad;
 }
 
