@@ -76,7 +76,7 @@ void header_c99_use(VkCommandBuffer cmd, fenns_context context)
     {
         fenns_host_searcher searcher = NULL;
         fenns_host_search_info host_info = {FENNS_METHOD_FENNS, 1.0f, NULL, 0, 0u, {0.0f, 0.0f, 0.0f},
-                                            {0.0f, 0.0f, 0.0f}, VK_NULL_HANDLE, 0, NULL};
+                                            {0.0f, 0.0f, 0.0f}, VK_NULL_HANDLE, 0, NULL, NULL, 0, 0u};
         fenns_host_csr csr;
         if (fenns_host_searcher_create(context, &searcher) == FENNS_SUCCESS &&
             fenns_host_searcher_run(searcher, &host_info, &csr) == FENNS_SUCCESS)

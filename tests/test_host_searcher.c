@@ -6,7 +6,9 @@
  * for bit; memory only grows; a result stays readable until the next run on
  * its searcher (also after fenns_host_csr_free, which only clears it) and
  * is not disturbed by other searchers; a failed run leaves the searcher
- * usable. Runs with validation + synchronization validation.
+ * usable; point sets (queries among candidates, one strided, candidates on
+ * top of queries, a larger candidate set, counts only) against the CPU
+ * point-set reference. Runs with validation + synchronization validation.
  */
 #include "check.h"
 
@@ -61,6 +63,37 @@ static void check_against_reference(const char *name, const float *xyz, uint32_t
             CHECK(diff == 0, "%s: %s", name, msg);
         }
     }
+    fenns_reference_free(&ro, &ri);
+}
+
+/* A point-set run: the queries among the candidates, against the CPU
+ * point-set reference (lists ascending by candidate index). */
+static void check_point_sets(const char *name, const float *q, uint32_t nq, const float *c, uint32_t nc, float radius,
+                             const fenns_host_csr *csr, int counts_only) {
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    if (fenns_reference_cross_csr(q, nq, c, nc, radius, &ro, &ri) != FENNS_REFERENCE_OK) {
+        CHECK(0, "%s: reference failed", name);
+        return;
+    }
+    int shaped = csr->particle_count == nq && csr->offsets && csr->counts && csr->total == ro[nq] &&
+                 csr->offsets[nq] == ro[nq] && (counts_only ? csr->indices == NULL : csr->indices != NULL);
+    CHECK(shaped, "%s: %llu queries, total %llu (reference %llu)", name, (unsigned long long)csr->particle_count,
+          (unsigned long long)csr->total, (unsigned long long)ro[nq]);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; shaped && i < nq; ++i) {
+        bad += csr->counts[i] != (uint32_t)(ro[i + 1] - ro[i]) || csr->offsets[i + 1] - csr->offsets[i] != csr->counts[i];
+        for (uint64_t e = csr->offsets[i] + 1u; !counts_only && e < csr->offsets[i + 1]; ++e)
+            bad += csr->indices[e - 1] >= csr->indices[e]; /* ascending */
+    }
+    CHECK(bad == 0, "%s: %u counts, offsets or list orders differ", name, bad);
+    if (shaped && !counts_only && !bad) {
+        char msg[256] = "";
+        int diff = fenns_reference_compare_cross(q, nq, c, nc, radius, ro, ri, csr->offsets, csr->indices, msg, sizeof msg);
+        CHECK(diff == 0, "%s: %s", name, msg);
+    }
+    if (shaped && !bad) printf("ok   %s: %u queries among %u candidates, %llu entries\n", name, nq, nc,
+                               (unsigned long long)csr->total);
     fenns_reference_free(&ro, &ri);
 }
 
@@ -197,8 +230,36 @@ int main(void) {
     CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "stride 16");
     check_against_reference("stride 16", xyz, 6000, 1.0f, &csr, 0);
 
+    /* 4b. Point sets: 3000 queries among 2000 candidates, 1000 of them on
+     * query points (distance 0, other set: neighbours); the candidates
+     * strided; then 2000 queries among 9000 candidates (the pipeline grows),
+     * counts only. */
+    for (uint32_t j = 0; j < 2000; ++j) memcpy(strided + 4 * j, xyz + 3 * (1000 + j), 12);
+    info = info_for(xyz, 3000, 1.0f, FENNS_METHOD_FENNS);
+    info.candidate_positions = strided;
+    info.candidate_stride = 16;
+    info.candidate_count = 2000;
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "point sets");
+    check_point_sets("point sets", xyz, 3000, xyz + 3 * 1000, 2000, 1.0f, &csr, 0);
+    check_same_as_one_shot("point sets", &info, &csr);
+    info = info_for(spread, 2000, 1.5f, FENNS_METHOD_FENNS);
+    info.candidate_positions = xyz + 3 * 2000;
+    info.candidate_count = 9000;
+    info.counts_only = 1;
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "point sets, counts only");
+    check_point_sets("point sets, counts only", spread, 2000, xyz + 3 * 2000, 9000, 1.5f, &csr, 1);
+
     /* 5. A rejected run clears *out and leaves the searcher as it was. */
     g.quiet = 1;
+    info = info_for(xyz, 3000, 1.0f, FENNS_METHOD_FENNS);
+    info.candidate_count = 10; /* no candidate positions */
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "candidate_count without positions accepted");
+    info.candidate_positions = xyz;
+    info.candidate_stride = 8;
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "candidate_stride 8 accepted");
+    info.candidate_stride = 0;
+    info.method = FENNS_METHOD_FENNS_PAPER;
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "point sets with fenns-paper accepted");
     fenns_host_searcher other = s;
     info = info_for(xyz, 6000, NAN, FENNS_METHOD_FENNS);
     CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT && csr.offsets == NULL,

@@ -659,6 +659,19 @@ typedef struct fenns_host_search_info {
     const fenns_kernel_info *kernel; /* 0: none. Else run this user kernel (fenns_kernel.h; no
                                         user_set_layout) instead of writing lists: counts,
                                         offsets and kernel_values come back, as with counts_only */
+    /* Point sets: the neighbours of the particles above (the queries) are
+     * searched among these particles (the candidates) instead of among
+     * themselves -- fluid among boundary, a rank's particles among its
+     * neighbour's ghosts. Results stay per query; list entries (and a
+     * kernel's j) are candidate indices, and no candidate is skipped as the
+     * query itself. Both sets are built for each run, on one grid (the
+     * candidates' build, with cells sized for the larger set); run once per
+     * active pair of an activation table. The fenns method only.
+     * candidate_positions NULL: among themselves. */
+    const float *candidate_positions; /* x,y,z per particle, candidate_stride bytes apart; read
+                                         during the call only */
+    size_t candidate_stride;          /* 0: 3*sizeof(float) */
+    uint32_t candidate_count;
 } fenns_host_search_info;
 
 /* CSR result. Its arrays point into memory its producer owns (see

@@ -55,11 +55,10 @@ static fenns_result submit_and_wait(fenns_host_searcher s, VkQueue queue) {
  * and stores: assembling each vec4 in a stack array and copying it out
  * stalls on store forwarding (H100 host: 30 ms for 4M particles, 4x a
  * plain copy of the same bytes). */
-static void pack_positions(const fenns_host_search_info *info, float *dst) {
-    size_t stride = info->stride ? info->stride : 3u * sizeof(float);
-    const uint32_t n = info->particle_count;
+static void pack_positions(const float *positions, size_t stride, uint32_t n, float *dst) {
+    if (!stride) stride = 3u * sizeof(float);
     if (stride == 3u * sizeof(float)) {
-        const float *src = info->positions;
+        const float *src = positions;
         for (size_t i = 0; i < n; ++i) {
             dst[4u * i] = src[3u * i];
             dst[4u * i + 1u] = src[3u * i + 1u];
@@ -68,7 +67,7 @@ static void pack_positions(const fenns_host_search_info *info, float *dst) {
         }
         return;
     }
-    const char *src = (const char *)info->positions;
+    const char *src = (const char *)positions;
     for (size_t i = 0; i < n; ++i) {
         float x, y, z;
         const char *p = src + i * stride;
@@ -91,6 +90,9 @@ typedef struct run_state {
     float radius;     /* the run's radius and box, for its build */
     int has_box;
     fenns_domain box;
+    uint32_t candidates;           /* point sets: the candidates' count (0 with candidates: none) */
+    int has_candidates;
+    fenns_buffer_range candidate_scratch;
 } run_state;
 
 static fenns_search_info search_info(fenns_host_searcher s, const run_state *rs, fenns_output_flags outputs,
@@ -105,7 +107,29 @@ static fenns_search_info search_info(fenns_host_searcher s, const run_state *rs,
     si.offsets = whole(&s->offsets);
     si.indices = (fenns_buffer_range){s->indices.buffer, 0, 4u * (VkDeviceSize)(entries ? entries : 1u)};
     si.profile = s->timestamps ? profile : NULL;
+    if (rs->has_candidates) {
+        si.candidate_count = rs->candidates;
+        si.candidate_scratch = rs->candidate_scratch;
+    }
     return si;
+}
+
+/* Point sets: the candidates' upload and build, on their own grid (the
+ * run's radius and box) with cells sized for the larger set; the queries'
+ * build then takes that grid. */
+static void record_candidate_build(fenns_host_searcher s, const run_state *rs) {
+    const fenns_vk *vk = &s->ctx->vk;
+    uint32_t nc = rs->candidates;
+    copy(s, &s->candidate_upload, 0, &s->candidate_positions, 0, 16u * (VkDeviceSize)nc);
+    barrier(s->cmd, vk, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            VK_ACCESS_SHADER_READ_BIT);
+    fenns_build_info b = {.particle_count = nc,
+                          .positions = {s->candidate_positions.buffer, 0, 16u * (VkDeviceSize)(nc ? nc : 1u)},
+                          .scratch = rs->candidate_scratch, .radius = rs->radius,
+                          .domain = rs->has_box ? &rs->box : NULL, .descriptors = s->arena,
+                          .grid_particle_count = rs->n};
+    fenns_cmd_build(s->cmd, s->pipeline, &b);
+    fenns_cmd_build_to_search_barrier(s->cmd, s->pipeline);
 }
 
 /* Submit 1: upload, build, counting (or kernel) search, status and counts
@@ -128,6 +152,12 @@ static fenns_result record_counts(fenns_host_searcher s, run_state *rs, int kern
                           .domain = rs->has_box ? &rs->box : NULL, .descriptors = s->arena};
     if (s->timestamps)
         vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timestamps, FENNS_HOST_TS_BUILD_BEGIN);
+    if (rs->has_candidates) { /* the queries take the candidates' grid */
+        record_candidate_build(s, rs);
+        b.radius = 0.0f;
+        b.domain = NULL;
+        b.grid_source = rs->candidate_scratch;
+    }
     fenns_cmd_build(s->cmd, s->pipeline, &b);
     if (s->timestamps)
         vk->vkCmdWriteTimestamp(s->cmd, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, s->timestamps, FENNS_HOST_TS_BUILD_END);
@@ -180,6 +210,10 @@ static fenns_result read_status(fenns_host_searcher s, const run_state *rs, fenn
     VkResult r = fenns__host_buffer_invalidate(s->ctx, &s->readback);
     if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkInvalidateMappedMemoryRanges");
     memcpy(status, (const char *)s->readback.mapped + rs->layout.status, sizeof *status);
+    if (status->grid_mismatch) { /* the queries' build did not take the candidates' grid: never expected */
+        fenns__log(s->ctx, FENNS_LOG_ERROR, "fenns_host_search: the candidates' build has another grid; nothing searched");
+        return FENNS_ERROR_INCOMPLETE;
+    }
     if (status->incomplete_queries) {
         /* The driver's loop limit (llvmpipe) would have cut these queries
          * short: a named error, never a short list. */
@@ -236,9 +270,18 @@ static fenns_result run(fenns_host_searcher s, const fenns_host_search_info *inf
     rs.scratch = (fenns_buffer_range){s->scratch.buffer, 0, req.size};
     int kernel = info->kernel != NULL, lists = !info->counts_only && !kernel;
 
-    pack_positions(info, s->upload.mapped);
+    pack_positions(info->positions, info->stride, rs.n, s->upload.mapped);
     VkResult r = fenns__host_buffer_flush(s->ctx, &s->upload);
     if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkFlushMappedMemoryRanges");
+    if (info->candidate_positions) {
+        rs.has_candidates = 1;
+        rs.candidates = info->candidate_count;
+        fenns_pipeline_get_scratch_requirements(s->pipeline, rs.candidates, &req);
+        rs.candidate_scratch = (fenns_buffer_range){s->candidate_scratch.buffer, 0, req.size};
+        pack_positions(info->candidate_positions, info->candidate_stride, rs.candidates, s->candidate_upload.mapped);
+        r = fenns__host_buffer_flush(s->ctx, &s->candidate_upload);
+        if (r != VK_SUCCESS) return fenns__host_vk_failed(s, r, "vkFlushMappedMemoryRanges");
+    }
     fr = record_counts(s, &rs, kernel);
     if (fr == FENNS_SUCCESS) fr = submit_and_wait(s, info->queue);
     fenns_status status;
@@ -305,6 +348,17 @@ fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_h
         (info->stride && info->stride < 3u * sizeof(float))) {
         fenns__log(searcher->ctx, FENNS_LOG_ERROR,
                    "fenns_host_searcher_run: null queue or positions, or stride < 12 bytes");
+        return FENNS_ERROR_INVALID_ARGUMENT;
+    }
+    const char *bad_set = !info->candidate_positions && info->candidate_count
+                              ? "candidate_count is set but candidate_positions is null"
+                          : info->candidate_positions && info->candidate_stride && info->candidate_stride < 3u * sizeof(float)
+                              ? "candidate_stride < 12 bytes"
+                          : info->candidate_positions && info->method != FENNS_METHOD_FENNS
+                              ? "candidate_positions (point sets) need the fenns method"
+                              : NULL;
+    if (bad_set) {
+        fenns__log(searcher->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: %s", bad_set);
         return FENNS_ERROR_INVALID_ARGUMENT;
     }
     /* Checked here, not by a pipeline creation: the kept pipeline serves

@@ -79,9 +79,11 @@ void fenns_host_searcher_destroy(fenns_host_searcher s) {
     if (!s) return;
     fenns_context ctx = s->ctx;
     const fenns_vk *vk = &ctx->vk;
-    fenns_host_buffer *buffers[] = {&s->upload,   &s->positions,      &s->scratch, &s->counts,         &s->offsets,
-                                    &s->indices,  &s->readback,       &s->lists_readback, &s->values,
-                                    &s->values_readback};
+    fenns_host_buffer *buffers[] = {&s->upload,          &s->positions,           &s->scratch,
+                                    &s->counts,          &s->offsets,             &s->indices,
+                                    &s->readback,        &s->lists_readback,      &s->values,
+                                    &s->values_readback, &s->candidate_upload,    &s->candidate_positions,
+                                    &s->candidate_scratch};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) fenns__host_buffer_destroy(ctx, buffers[i]);
     if (s->timestamps) vk->vkDestroyQueryPool(ctx->device, s->timestamps, ctx->allocator);
     if (s->fence) vk->vkDestroyFence(ctx->device, s->fence, ctx->allocator);
@@ -107,7 +109,8 @@ static int same_config(fenns_host_searcher s, const fenns_host_search_info *b) {
  * capacity when only the configuration changed, at least 1.5 times it when
  * it was too small. The old pipeline is kept until the new one exists. */
 static fenns_result ensure_pipeline(fenns_host_searcher s, const fenns_host_search_info *info) {
-    uint32_t needed = info->particle_count ? info->particle_count : 1u;
+    uint32_t needed = info->particle_count > info->candidate_count ? info->particle_count : info->candidate_count;
+    if (needed == 0) needed = 1u;
     if (s->pipeline && same_config(s, info) && needed <= s->config.max_particles) return FENNS_SUCCESS;
     if (info->kernel && info->kernel->user_set_layout) {
         fenns__log(s->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: a kernel with a user_set_layout needs the "
@@ -185,6 +188,16 @@ fenns_result fenns__host_searcher_prepare(fenns_host_searcher s, const fenns_hos
     if (r == VK_SUCCESS && info->kernel)
         r = fenns__host_buffer_reserve(ctx, &s->values_readback, 16u * capacity, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                        FENNS_HOST_MEMORY_READBACK, "the kernel value readback");
+    if (r == VK_SUCCESS && info->candidate_positions)
+        r = fenns__host_buffer_reserve(ctx, &s->candidate_upload, 16u * capacity, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                       FENNS_HOST_MEMORY_UPLOAD, "the candidates' upload");
+    if (r == VK_SUCCESS && info->candidate_positions)
+        r = fenns__host_buffer_reserve(ctx, &s->candidate_positions, 16u * capacity,
+                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                       FENNS_HOST_MEMORY_DEVICE, "the candidates' positions");
+    if (r == VK_SUCCESS && info->candidate_positions)
+        r = fenns__host_buffer_reserve(ctx, &s->candidate_scratch, scratch.size, scratch.usage,
+                                       FENNS_HOST_MEMORY_DEVICE, "the candidates' scratch");
     return fenns__from_vk(r);
 }
 
@@ -216,5 +229,6 @@ fenns_result fenns__host_searcher_reserve_lists(fenns_host_searcher s, uint64_t 
 uint64_t fenns__host_searcher_memory(fenns_host_searcher s) {
     return s->upload.allocated + s->positions.allocated + s->scratch.allocated + s->counts.allocated +
            s->offsets.allocated + s->indices.allocated + s->readback.allocated + s->lists_readback.allocated +
-           s->values.allocated + s->values_readback.allocated;
+           s->values.allocated + s->values_readback.allocated + s->candidate_upload.allocated +
+           s->candidate_positions.allocated + s->candidate_scratch.allocated;
 }

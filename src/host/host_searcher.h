@@ -26,6 +26,8 @@ struct fenns_host_searcher_T {
     fenns_host_buffer readback;       /* status | counts | offsets, cached host memory */
     fenns_host_buffer lists_readback; /* indices, cached host memory */
     fenns_host_buffer values, values_readback; /* a kernel's vec4 per particle, device and cached host */
+    /* Point sets: the candidates' upload, positions and build */
+    fenns_host_buffer candidate_upload, candidate_positions, candidate_scratch;
     uint32_t *kernel_code; /* a copy of the pipeline's kernel SPIR-V (NULL: none) */
     size_t kernel_size;
 };
