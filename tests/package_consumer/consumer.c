@@ -45,8 +45,13 @@ int main(void) {
         r = fenns_context_create(&cinfo, &context);
     }
     if (r == FENNS_SUCCESS) {
-        fenns_host_search_info info = {FENNS_METHOD_FENNS, RADIUS, xyz, 0, POINTS, {0, 0, 0}, {0, 0, 0},
-                                       fenns_headless_queue(headless), 0, NULL};
+        fenns_host_search_info info; /* zero means default in every field, new ones too */
+        memset(&info, 0, sizeof info);
+        info.method = FENNS_METHOD_FENNS;
+        info.radius = RADIUS;
+        info.positions = xyz;
+        info.particle_count = POINTS;
+        info.queue = fenns_headless_queue(headless);
         fenns_host_csr csr;
         memset(&csr, 0, sizeof csr);
         r = fenns_host_search(context, &info, &csr);
