@@ -36,14 +36,15 @@ layout(std430, binding = FENNS_BINDING_SORTED + 3) SORTED_ACCESS buffer Sorted3 
 // SORTED_CHUNKS 1: the pipeline variant for sorted particles within one
 // binding, one load with no branch.
 layout(constant_id = 5) const uint SORTED_CHUNKS = FENNS_CHUNKS;
-uvec4 load_sorted(uint i) {
-    if (SORTED_CHUNKS == 1u) return sorted0[i];
-    uint c = i >> pc.chunk_shift16, k = i & ((1u << pc.chunk_shift16) - 1u);
-    if (c == 0u) return sorted0[k];
-    if (c == 1u) return sorted1[k];
-    if (c == 2u) return sorted2[k];
-    return sorted3[k];
-}
+// The body of a load of element i from uvec4 arrays name0..name3 in chunks.
+#define LOAD_CHUNKED_(name, i)                                                  \
+    if (SORTED_CHUNKS == 1u) return name##0[i];                                 \
+    uint c = i >> pc.chunk_shift16, k = i & ((1u << pc.chunk_shift16) - 1u);    \
+    if (c == 0u) return name##0[k];                                             \
+    if (c == 1u) return name##1[k];                                             \
+    if (c == 2u) return name##2[k];                                             \
+    return name##3[k];
+uvec4 load_sorted(uint i) { LOAD_CHUNKED_(sorted, i) }
 #ifdef SORTED_WRITE
 void store_sorted(uint i, uvec4 v) {
     uint c = i >> pc.chunk_shift16, k = i & ((1u << pc.chunk_shift16) - 1u);
@@ -67,14 +68,7 @@ layout(std430, binding = FENNS_BINDING_CANDIDATE_CELLS) readonly buffer Candidat
 layout(std430, binding = FENNS_BINDING_CANDIDATE_PARAMS) readonly buffer CandidateParams { fenns_gpu_params candidate_prm; };
 #define CANDIDATE_KEY_START(k) candidate_cells[(k)]
 // As load_sorted, from the candidates' build.
-uvec4 load_candidate(uint i) {
-    if (SORTED_CHUNKS == 1u) return candidates0[i];
-    uint c = i >> pc.chunk_shift16, k = i & ((1u << pc.chunk_shift16) - 1u);
-    if (c == 0u) return candidates0[k];
-    if (c == 1u) return candidates1[k];
-    if (c == 2u) return candidates2[k];
-    return candidates3[k];
-}
+uvec4 load_candidate(uint i) { LOAD_CHUNKED_(candidates, i) }
 #endif
 
 #ifdef USE_PARAMS
