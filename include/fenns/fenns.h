@@ -529,6 +529,35 @@ typedef struct fenns_search_info {
  *           first time a frame outgrows it), or changes queue ownership. */
 void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_search_info *info);
 
+/* Point sets by an activation table: one build per set, all on one grid
+ * (fenns_build_info.grid_source), and a search of every active (query set,
+ * candidate set) pair. */
+typedef struct fenns_point_set {
+    uint32_t particle_count;       /* the set's build's particle_count */
+    fenns_buffer_range positions;  /* the range its build read */
+    fenns_buffer_range scratch;    /* the range its build wrote */
+} fenns_point_set;
+
+typedef struct fenns_point_sets_search_info {
+    uint32_t set_count;
+    const fenns_point_set *sets;   /* set_count */
+    const uint8_t *active;         /* set_count^2: active[q * set_count + c] != 0: set q
+                                      searches set c (q == c: among itself) */
+    /* set_count^2, read where active: each pair's outputs, flags and the rest
+     * of a fenns_search_info (particle_count, positions, scratch and the
+     * candidate fields are filled in from `sets`). */
+    const fenns_search_info *searches;
+} fenns_point_sets_search_info;
+
+/* Records the search of every active pair, in order (q, then c), with a
+ * compute barrier between each two (a search writes the status block of
+ * its query set's build and reads its candidate set's). Each pair's
+ * search is fenns_cmd_search's, with its Records / Requires / Produces /
+ * Clobbers / Never; a pair whose info is refused is logged and records
+ * nothing, the others are recorded. Requires every set's build made visible (one
+ * fenns_cmd_build_to_search_barrier after the last build). */
+void fenns_cmd_search_point_sets(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns_point_sets_search_info *info);
+
 /* Records the one barrier a search needs after a build on the same scratch:
  * COMPUTE_SHADER|TRANSFER writes -> COMPUTE_SHADER|TRANSFER reads and writes and
  * DRAW_INDIRECT (the search's workgroup count comes from the scratch). */
