@@ -19,6 +19,9 @@
  *    outputs equal the all-in-one run's bit for bit and the CPU reference;
  *  - every pipeline is named "fenns: <pass>"; without debug_utils nothing
  *    is labelled or named; bad pass indices and infos are refused by name;
+ *  - point sets: a build on another build's grid and a search among another
+ *    build's particles bind only what their passes declare (the grid
+ *    source, the candidates);
  *  - fenns_cmd_reorder moves attributes of 12 and 20 bytes to the sorted
  *    order (out of place and in place) and back, exactly by the build's
  *    permutation, and refuses bad strides, directions, overlaps and sizes.
@@ -542,6 +545,46 @@ static int check_recording(setup *s, const search_case *c, outputs *o, const cha
     return ok;
 }
 
+/* Point sets (fenns): a build of the same positions into `peer` on the
+ * setup's grid, and the setup's particles searched among the peer's (CSR):
+ * the recorded bindings lie in the declared ranges, which name the grid
+ * source and the candidates. */
+static int check_point_set_recording(setup *s, const fenns_test_buffer *peer, outputs *o, const char *what) {
+    fenns_test_gpu *g = s->g;
+    fenns_build_info b = build_info(s);
+    b.scratch = fenns_test_range(peer, 0, VK_WHOLE_SIZE);
+    b.grid_source = fenns_test_range(&s->scratch, 0, VK_WHOLE_SIZE);
+    fenns_search_info info = search_info(s, &search_cases[1], o, 0);
+    info.candidate_count = s->n;
+    info.candidate_scratch = b.scratch;
+    int ok = 1;
+    for (int which = 0; ok && which < 2; ++which) {
+        fenns_pass_info passes[FENNS_MAX_PASSES];
+        uint32_t count = which ? fenns_get_search_passes(s->pipe, &info, passes) : fenns_get_build_passes(s->pipe, &b, passes);
+        fenns_resource named = which ? FENNS_RESOURCE_CANDIDATE_SCRATCH : FENNS_RESOURCE_GRID_SOURCE;
+        uint32_t naming = 0;
+        for (uint32_t k = 0; k < count; ++k)
+            for (uint32_t a = 0; a < passes[k].access_count; ++a) naming += passes[k].accesses[a].resource == named;
+        VkCommandBuffer cmd;
+        if (!EXPECT(count > 0 && naming > 0, "%s: %u passes, %u name the %s", what, count, naming,
+                    which ? "candidates" : "grid source") ||
+            fenns_test_begin(g, &cmd) != VK_SUCCESS)
+            return 0;
+        rec.count = 0;
+        if (which) fenns_cmd_search(cmd, s->pipe, &info);
+        else fenns_cmd_build(cmd, s->pipe, &b);
+        uint32_t begins[FENNS_MAX_PASSES], ends[FENNS_MAX_PASSES];
+        char label[256];
+        snprintf(label, sizeof label, "%s, point sets %s", what, which ? "search" : "build");
+        ok &= check_structure(label, 0, which ? "fenns: search" : "fenns: build", passes, count, begins, ends);
+        ok &= EXPECT(!rec.overflow, "%s: the log overflowed", label);
+        vkEndCommandBuffer(cmd);
+        vkFreeCommandBuffers(g->device, g->command_pool, 1, &cmd);
+    }
+    if (ok) printf("ok   %s, point sets: recorded bindings within the declared ranges\n", what);
+    return ok;
+}
+
 static int buffers_create(fenns_test_gpu *g, uint32_t n, outputs *o) {
     VkBufferUsageFlags storage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     return fenns_test_buffer_create(g, 4u * n, storage, FENNS_TEST_DEVICE_LOCAL, &o->counts) == VK_SUCCESS &&
@@ -616,6 +659,13 @@ static int run_configuration(fenns_test_gpu *g, fenns_context ctx, fenns_method 
                         label);
         if (ok && (search_cases[c].outputs & FENNS_OUTPUT_SORTED_LISTS)) ok &= check_reference(xyz, N, passes, label);
         if (ok) printf("ok   %s\n", label);
+    }
+    if (ok && method == FENNS_METHOD_FENNS) {
+        fenns_test_buffer peer = {0};
+        ok &= EXPECT(fenns_test_buffer_create(g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &peer) == VK_SUCCESS,
+                     "%s: peer scratch", what) &&
+              check_point_set_recording(&s, &peer, &o, what);
+        fenns_test_buffer_destroy(g, &peer);
     }
 done:
     free(all);
