@@ -741,8 +741,10 @@ fenns_result fenns_host_searcher_create(fenns_context context, fenns_host_search
 void fenns_host_searcher_destroy(fenns_host_searcher searcher);
 
 /* Host positions in, CSR out: packs the positions into the upload buffer
- * (the only CPU work before the GPU starts), then
- *   submit 1: upload copy, fenns_cmd_build, fenns_cmd_search(COUNTS), and the
+ * as x,y,z (a plain copy for a stride of 12; the only CPU work before the
+ * GPU starts), then
+ *   submit 1: upload copy, widening to vec4 on the GPU, fenns_cmd_build,
+ *             fenns_cmd_search(COUNTS), and the
  *             copies of status and counts to the readback; wait;
  *   submit 2 (not with counts_only): fenns_cmd_search(CSR | COUNTS_READY |
  *             SORTED_LISTS) into lists sized exactly from the status' total,
@@ -765,7 +767,7 @@ void fenns_host_searcher_destroy(fenns_host_searcher searcher);
  * csr only clears it (the memory stays the searcher's).
  *
  * Cost: two queue submissions and waits (one with counts_only); device memory
- * about 56 bytes per particle of capacity plus the scratch plus 8 bytes per
+ * about 68 bytes per particle of capacity plus the scratch plus 8 bytes per
  * list entry (device lists and their readback).
  * Errors: FENNS_ERROR_INVALID_ARGUMENT (null argument, null queue or positions,
  *         stride < 12, radius or domain rejected by fenns_pipeline_create),

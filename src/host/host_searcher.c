@@ -79,11 +79,11 @@ void fenns_host_searcher_destroy(fenns_host_searcher s) {
     if (!s) return;
     fenns_context ctx = s->ctx;
     const fenns_vk *vk = &ctx->vk;
-    fenns_host_buffer *buffers[] = {&s->upload,          &s->positions,           &s->scratch,
-                                    &s->counts,          &s->offsets,             &s->indices,
-                                    &s->readback,        &s->lists_readback,      &s->values,
-                                    &s->values_readback, &s->candidate_upload,    &s->candidate_positions,
-                                    &s->candidate_scratch};
+    fenns_host_buffer *buffers[] = {&s->upload,           &s->staged,           &s->positions,
+                                    &s->scratch,          &s->counts,           &s->offsets,
+                                    &s->indices,          &s->readback,         &s->lists_readback,
+                                    &s->values,           &s->values_readback,  &s->candidate_upload,
+                                    &s->candidate_staged, &s->candidate_positions, &s->candidate_scratch};
     for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) fenns__host_buffer_destroy(ctx, buffers[i]);
     if (s->timestamps) vk->vkDestroyQueryPool(ctx->device, s->timestamps, ctx->allocator);
     if (s->fence) vk->vkDestroyFence(ctx->device, s->fence, ctx->allocator);
@@ -167,10 +167,10 @@ fenns_result fenns__host_searcher_prepare(fenns_host_searcher s, const fenns_hos
     const VkBufferUsageFlags out = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     VkResult r = fenns__host_buffer_reserve(ctx, &s->upload, 16u * capacity, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                             FENNS_HOST_MEMORY_UPLOAD, "the position upload");
+    const VkBufferUsageFlags in = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    if (r == VK_SUCCESS) r = fenns__host_buffer_reserve(ctx, &s->staged, 12u * capacity, in, FENNS_HOST_MEMORY_DEVICE, "the staged positions");
     if (r == VK_SUCCESS)
-        r = fenns__host_buffer_reserve(ctx, &s->positions, 16u * capacity,
-                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                       FENNS_HOST_MEMORY_DEVICE, "the positions");
+        r = fenns__host_buffer_reserve(ctx, &s->positions, 16u * capacity, in, FENNS_HOST_MEMORY_DEVICE, "the positions");
     if (r == VK_SUCCESS)
         r = fenns__host_buffer_reserve(ctx, &s->scratch, scratch.size, scratch.usage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                        FENNS_HOST_MEMORY_DEVICE, "the scratch");
@@ -192,9 +192,11 @@ fenns_result fenns__host_searcher_prepare(fenns_host_searcher s, const fenns_hos
         r = fenns__host_buffer_reserve(ctx, &s->candidate_upload, 16u * capacity, VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                        FENNS_HOST_MEMORY_UPLOAD, "the candidates' upload");
     if (r == VK_SUCCESS && info->candidate_positions)
-        r = fenns__host_buffer_reserve(ctx, &s->candidate_positions, 16u * capacity,
-                                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                       FENNS_HOST_MEMORY_DEVICE, "the candidates' positions");
+        r = fenns__host_buffer_reserve(ctx, &s->candidate_staged, 12u * capacity, in, FENNS_HOST_MEMORY_DEVICE,
+                                       "the candidates' staged positions");
+    if (r == VK_SUCCESS && info->candidate_positions)
+        r = fenns__host_buffer_reserve(ctx, &s->candidate_positions, 16u * capacity, in, FENNS_HOST_MEMORY_DEVICE,
+                                       "the candidates' positions");
     if (r == VK_SUCCESS && info->candidate_positions)
         r = fenns__host_buffer_reserve(ctx, &s->candidate_scratch, scratch.size, scratch.usage,
                                        FENNS_HOST_MEMORY_DEVICE, "the candidates' scratch");
@@ -227,8 +229,9 @@ fenns_result fenns__host_searcher_reserve_lists(fenns_host_searcher s, uint64_t 
 }
 
 uint64_t fenns__host_searcher_memory(fenns_host_searcher s) {
-    return s->upload.allocated + s->positions.allocated + s->scratch.allocated + s->counts.allocated +
-           s->offsets.allocated + s->indices.allocated + s->readback.allocated + s->lists_readback.allocated +
-           s->values.allocated + s->values_readback.allocated + s->candidate_upload.allocated +
-           s->candidate_positions.allocated + s->candidate_scratch.allocated;
+    return s->upload.allocated + s->staged.allocated + s->positions.allocated + s->scratch.allocated +
+           s->counts.allocated + s->offsets.allocated + s->indices.allocated + s->readback.allocated +
+           s->lists_readback.allocated + s->values.allocated + s->values_readback.allocated +
+           s->candidate_upload.allocated + s->candidate_staged.allocated + s->candidate_positions.allocated +
+           s->candidate_scratch.allocated;
 }

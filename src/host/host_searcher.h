@@ -20,14 +20,15 @@ struct fenns_host_searcher_T {
     VkFence fence;
     VkQueryPool timestamps; /* VK_NULL_HANDLE where the queue family has none */
     fenns_descriptor_arena arena; /* sets of the one recording in flight (no push descriptors) */
-    fenns_host_buffer upload;    /* packed vec4 positions, host-visible */
-    fenns_host_buffer positions; /* device-local copy the build reads */
+    fenns_host_buffer upload;    /* packed x,y,z (or vec4 where too many for one binding), host-visible */
+    fenns_host_buffer staged;    /* device-local copy of the packed x,y,z, widened on the GPU */
+    fenns_host_buffer positions; /* device-local vec4 positions the build reads */
     fenns_host_buffer scratch, counts, offsets, indices;
     fenns_host_buffer readback;       /* status | counts | offsets, cached host memory */
     fenns_host_buffer lists_readback; /* indices, cached host memory */
     fenns_host_buffer values, values_readback; /* a kernel's vec4 per particle, device and cached host */
     /* Point sets: the candidates' upload, positions and build */
-    fenns_host_buffer candidate_upload, candidate_positions, candidate_scratch;
+    fenns_host_buffer candidate_upload, candidate_staged, candidate_positions, candidate_scratch;
     uint32_t *kernel_code; /* a copy of the pipeline's kernel SPIR-V (NULL: none) */
     size_t kernel_size;
 };

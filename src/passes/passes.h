@@ -75,6 +75,11 @@ void fenns__pass_reorder_attributes(VkCommandBuffer cmd, fenns_pipeline p, const
                                     const fenns_buffer_range *in, const fenns_buffer_range *out, uint32_t words,
                                     uint32_t to_original);
 void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o);
+/* The host path's upload: n tightly packed x,y,z (12 bytes each) in `xyz`
+ * -> n vec4 positions (w = 1) in `vec4`, both bound whole (each within
+ * maxStorageBufferRange); descriptors from `arena` where needed. */
+void fenns__pass_expand_positions(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena,
+                                  const fenns_buffer_range *xyz, const fenns_buffer_range *vec4, uint32_t n);
 
 /* A build or search as a sequence of steps (sequence.c): each step is one
  * pass of fenns_get_*_passes, recorded by one function from what the

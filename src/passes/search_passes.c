@@ -137,6 +137,20 @@ void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fr
                     &pc, (f->n + lists - 1) / lists);
 }
 
+void fenns__pass_expand_positions(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena,
+                                  const fenns_buffer_range *xyz, const fenns_buffer_range *vec4, uint32_t n) {
+    fenns_bindings b = {.arena = arena};
+    fenns__bind(&b, FENNS_BINDING_PERM, xyz->buffer, xyz->offset, xyz->range); /* not read in this mode */
+    fenns__bind(&b, FENNS_BINDING_SCAN_IN, xyz->buffer, xyz->offset, xyz->range);
+    fenns__bind(&b, FENNS_BINDING_SCAN_OUT, vec4->buffer, vec4->offset, vec4->range);
+    fenns_push pc = fenns__push_base(p, n);
+    pc.count = 4u;
+    pc.mode = 2u;
+    uint64_t total = 4u * (uint64_t)n;
+    fenns__dispatch(cmd, p, FENNS_PASS_reorder_attributes, &b, &pc,
+                    (total + p->plan.workgroup_size - 1u) / p->plan.workgroup_size);
+}
+
 void fenns__pass_reorder_attributes(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f,
                                     const fenns_buffer_range *in, const fenns_buffer_range *out, uint32_t words,
                                     uint32_t to_original) {
