@@ -278,7 +278,7 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     }
     out->gpu_mem_bytes = req.size + 4u * (uint64_t)n + 8u * ((uint64_t)n + 1u) + 4u * m;
 
-    if (c->host) { /* host positions in, CSR lists in host memory out, on a kept searcher: warm-up, then reps */
+    if (c->host) { /* host positions in, CSR lists in host memory out, on a kept searcher: 3 warm-ups, then reps */
         fenns_host_search_info hi = {0};
         hi.method = c->method;
         hi.radius = c->radius;
@@ -289,7 +289,8 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
         hi.queue = s.g.queue;
         fenns_host_searcher searcher = NULL;
         fr = fenns_host_searcher_create(context, &searcher);
-        for (uint32_t rep = 0; rep <= c->reps && fr == FENNS_SUCCESS; ++rep) {
+        enum { WARM_UPS = 3 }; /* as the GPU part's */
+        for (uint32_t rep = 0; rep < c->reps + WARM_UPS && fr == FENNS_SUCCESS; ++rep) {
             fenns_host_csr csr;
             double t0 = now_ms();
             fr = fenns_host_searcher_run(searcher, &hi, &csr);
@@ -300,7 +301,7 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
                      (unsigned long long)csr.total, (unsigned long long)m);
             }
             fenns_host_csr_free(context, &csr);
-            if (rep > 0) s.samples[rep - 1] = t1 - t0;
+            if (rep >= WARM_UPS) s.samples[rep - WARM_UPS] = t1 - t0;
         }
         fenns_host_searcher_destroy(searcher);
         if (fr != FENNS_SUCCESS) FAIL("host search: %s", fenns_result_string(fr));

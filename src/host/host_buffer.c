@@ -8,18 +8,27 @@
 #define CACHED VK_MEMORY_PROPERTY_HOST_CACHED_BIT
 #define DL VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT
 
-/* Preferences, best first: flags a type must have and flags it must not. */
+/* Preferences, best first: flags a type must have and flags it must not,
+ * and the least size of its heap. */
 typedef struct memory_preference {
     VkMemoryPropertyFlags want, avoid;
+    VkDeviceSize min_heap;
 } memory_preference;
 
-static const memory_preference device_order[] = {{DL, 0}, {0, 0}};
-/* Uploads: the CPU writes once, sequentially; write-combined system memory
- * takes that at full speed and the copy engine reads it over the bus. */
-static const memory_preference upload_order[] = {{HV | HC, CACHED | DL}, {HV | HC, DL}, {HV | HC, 0}, {HV, 0}};
+#define LARGE_HEAP ((VkDeviceSize)1 << 31) /* 2 GiB: a resizable BAR, not the classic 256 MiB window */
+
+static const memory_preference device_order[] = {{DL, 0, 0}, {0, 0, 0}};
+/* Uploads: the CPU writes once, sequentially. Best into device memory the
+ * CPU can map, where the device exposes all of it (resizable BAR): the
+ * writes cross the bus once and the copy stays on the device (H100, s1 4M
+ * host run: 10.9 ms against 14.6 with write-combined system memory, which
+ * the copy engine then reads over the bus). A small such heap (the classic
+ * 256 MiB window) is left alone. */
+static const memory_preference upload_order[] = {
+    {HV | HC | DL, 0, LARGE_HEAP}, {HV | HC, CACHED | DL, 0}, {HV | HC, DL, 0}, {HV | HC, 0, 0}, {HV, 0, 0}};
 /* Readback: the caller reads every byte, so cached system memory. */
-static const memory_preference readback_order[] = {{HV | HC | CACHED, DL}, {HV | CACHED, DL}, {HV | CACHED, 0},
-                                                   {HV | HC, DL}, {HV, 0}};
+static const memory_preference readback_order[] = {{HV | HC | CACHED, DL, 0}, {HV | CACHED, DL, 0}, {HV | CACHED, 0, 0},
+                                                   {HV | HC, DL, 0}, {HV, 0, 0}};
 
 static uint32_t choose_memory_type(fenns_context ctx, uint32_t bits, fenns_host_memory kind,
                                    VkMemoryPropertyFlags *flags) {
@@ -34,7 +43,9 @@ static uint32_t choose_memory_type(fenns_context ctx, uint32_t bits, fenns_host_
     for (size_t p = 0; p < count; ++p)
         for (uint32_t i = 0; i < mem.memoryTypeCount; ++i) {
             VkMemoryPropertyFlags f = mem.memoryTypes[i].propertyFlags;
-            if ((bits & (1u << i)) && (f & order[p].want) == order[p].want && !(f & order[p].avoid)) {
+            VkDeviceSize heap = mem.memoryHeaps[mem.memoryTypes[i].heapIndex].size;
+            if ((bits & (1u << i)) && (f & order[p].want) == order[p].want && !(f & order[p].avoid) &&
+                heap >= order[p].min_heap) {
                 *flags = f;
                 return i;
             }
