@@ -87,6 +87,7 @@ static void pack_positions(const float *positions, size_t stride, uint32_t n, fl
  * than packing vec4 here, and a plain copy where the caller's stride is 12
  * (H100, s1 4M: the vec4 pack took 9.5 of the run's 16.5 ms). */
 static void pack_xyz(const float *positions, size_t stride, uint32_t n, float *dst) {
+    if (n == 0) return; /* positions may be NULL then */
     if (!stride || stride == 3u * sizeof(float)) {
         memcpy(dst, positions, 3u * sizeof(float) * n);
         return;
