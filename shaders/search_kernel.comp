@@ -16,7 +16,7 @@
 // in the search's fixed order, so its sums are bit-identical run to run.
 #include "header.glsl"
 layout(constant_id = 1) const uint LOCAL_CELLS = 729; // fenns: local cells; fenns-paper: 1
-layout(constant_id = 6) const uint KERNEL_METHOD = 0; // 0: fenns, 1: fenns-paper's build
+layout(constant_id = 6) const uint KERNEL_METHOD = 0; // fenns_method: 0 fenns, 1 fenns-paper, 2 counting
 #define FENNS_KERNEL
 #define USE_PARAMS
 #define PARAMS_ACCESS
@@ -44,22 +44,30 @@ void finish_kernel(uint id, uint i, vec3 p, uint count, fenns_state user) {
     if ((pc.kernel_outputs & FENNS_KERNEL_WRITES_COUNTS) != 0u) counts[id] = count;
 }
 
+// Invalid particles have no neighbours: init then finish.
+void finish_invalid_kernel(uint q) {
+    if (q >= pc.n) return;
+    uvec4 own = load_sorted(q);
+    fenns_state s;
+    fenns_init(s, own.w, uintBitsToFloat(own.xyz));
+    finish_kernel(output_index(own.w, q), own.w, uintBitsToFloat(own.xyz), 0u, s);
+}
+
 #include "local_grid_fenns.glsl"
+#include "cell_walk.glsl"
 #include "kernel_walk_paper.glsl"
 
 void main() {
     fenns_build_radius = prm.radius;
+    if (KERNEL_METHOD == 2u) {
+        search_particle_kernel();
+        return;
+    }
     work_item w;
     if (!find_work(w)) return;
     uint q = w.query_begin + gl_LocalInvocationIndex;
     if (w.cell == pc.cell_capacity) {
-        // Invalid particles have no neighbours: init then finish.
-        if (q < w.query_end && q < pc.n) {
-            uvec4 own = load_sorted(q);
-            fenns_state s;
-            fenns_init(s, own.w, uintBitsToFloat(own.xyz));
-            finish_kernel(output_index(own.w, q), own.w, uintBitsToFloat(own.xyz), 0u, s);
-        }
+        if (q < w.query_end) finish_invalid_kernel(q);
         return;
     }
     if (KERNEL_METHOD == 0u) search_cell(w, q);

@@ -20,6 +20,7 @@
 #include "search_args.spv.h"
 #include "search_fenns.spv.h"
 #include "search_paper.spv.h"
+#include "search_counting.spv.h"
 #include "list_sort.spv.h"
 #include "reorder_attributes.spv.h"
 
@@ -50,6 +51,8 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
     };
     if (fenns__is_search_pass(pass) && method == FENNS_METHOD_FENNS_PAPER)
         return (shader_code)FENNS_SPV_(search_paper);
+    if (fenns__is_search_pass(pass) && method == FENNS_METHOD_COUNTING)
+        return (shader_code)FENNS_SPV_(search_counting);
     return table[pass];
 }
 
@@ -92,17 +95,20 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kerne
     VkResult r = ctx->vk.vkCreateShaderModule(ctx->device, &module_info, ctx->allocator, &module);
     if (r != VK_SUCCESS) return r;
 
-    /* constant_id 0: workgroup size; 1: the pass's shared array size; 2: unused;
+    /* constant_id 0: workgroup size; 1: the pass's shared array size; 2: search
+     * work by particle, not by cell (counting's search_work);
      * 3: the index chunks the list writes may touch; 4: 1 for the counting-only
      * search; 5: the chunks the sorted particles may span; 6: the kernel
-     * search's method (0 fenns, 1 fenns-paper). */
+     * search's walk (0 fenns' local grid, 1 the 27 cells of a fenns-paper
+     * build's cell, 2 of counting's particle). */
     int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
     uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide;
     /* Sorted particles in chunks only where the capacity needs them: a wide
      * pass may be wide for its lists alone (H100, sph50 16M). */
     int sorted_chunks = (uint64_t)p->plan.max_particles > (UINT64_C(1) << p->plan.chunk_shift16);
     uint32_t values[7] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
-                          wide && sorted_chunks ? FENNS_CHUNKS : 1u, p->plan.method == FENNS_METHOD_FENNS_PAPER ? 1u : 0u};
+                          wide && sorted_chunks ? FENNS_CHUNKS : 1u, (uint32_t)p->plan.method};
+    if (pass == FENNS_PASS_search_work) values[2] = p->plan.method == FENNS_METHOD_COUNTING;
     if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.section_keys : 1;
     if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
         values[1] = p->plan.sort_capacity;

@@ -19,6 +19,8 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 /* fenns: local cell starts and counts, 27 neighbour keys. */
 #define LOCAL_CELLS_MAX (FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX)
 static uint32_t search_fenns_shared(void) { return 4u * 2u * LOCAL_CELLS_MAX + 4u * 27u + SCAN_SHARED; }
+/* counting: 27 neighbour keys (and the unused one-cell local grid of the walk's shared code). */
+static uint32_t search_counting_shared(void) { return 4u * 2u + 4u * 27u + SCAN_SHARED; }
 static uint32_t search_paper_shared(uint32_t fine_cells) {
     return 4u * fine_cells + (16u + 12u) * FENNS_MAX_WORKGROUP + SCAN_SHARED;
 }
@@ -54,7 +56,8 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     } while (0)
     if (!fenns_plan_radius_ok(info->radius)) FENNS_PLAN_REJECT_("radius must be finite and > 0");
     if (info->max_particles == 0) FENNS_PLAN_REJECT_("max_particles is 0");
-    if (info->method != FENNS_METHOD_FENNS && info->method != FENNS_METHOD_FENNS_PAPER)
+    if (info->method != FENNS_METHOD_FENNS && info->method != FENNS_METHOD_FENNS_PAPER &&
+        info->method != FENNS_METHOD_COUNTING)
         FENNS_PLAN_REJECT_("unknown method");
     int given = fenns_plan_domain_given(info->domain_min, info->domain_max);
     const char *domain = given ? fenns_plan_domain_problem(info->domain_min, info->domain_max) : NULL;
@@ -84,6 +87,14 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
         out->fine_max = FENNS_LOCAL_DIM_MAX;
         out->fine_cells = LOCAL_CELLS_MAX;
         out->shared_bytes_search = search_fenns_shared();
+    } else if (info->method == FENNS_METHOD_COUNTING) {
+        /* counting: no local grid; fine_max 3 makes grid_setup keep cells
+         * of one margin (its widest cell, (fine_max - 2) margins), folding
+         * the grid onto the table beyond the capacity. */
+        out->workgroup_size = wg;
+        out->fine_max = 3;
+        out->fine_cells = 1;
+        out->shared_bytes_search = search_counting_shared();
     } else {
         /* fenns-paper: the largest workgroup (<= 256) whose query chunk
          * still leaves a local grid of at least 8 cells per axis; the fine
@@ -117,6 +128,15 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     if (cells < 27u) cells = 27u; /* a folded axis keeps 3 table cells */
     if (out->method == FENNS_METHOD_FENNS) {
         uint64_t wanted = 2u * (uint64_t)info->max_particles / out->workgroup_size + 1u;
+        uint64_t most = (UINT64_C(1) << 27) / out->sections;
+        if (wanted > cells) cells = wanted > most ? most : wanted;
+    } else if (out->method == FENNS_METHOD_COUNTING) {
+        /* Hoetzlein's grid covers the domain in cells of edge r (the paper's
+         * Table 4: up to 450^3); here the table holds about one cell per
+         * particle and larger grids fold onto it, which bounds the memory
+         * (24 bytes a cell) and keeps a folded cell's extra candidates near
+         * one per neighbour cell on average. */
+        uint64_t wanted = (uint64_t)info->max_particles + 27u;
         uint64_t most = (UINT64_C(1) << 27) / out->sections;
         if (wanted > cells) cells = wanted > most ? most : wanted;
     }

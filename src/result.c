@@ -15,6 +15,7 @@ const char *fenns_method_name(fenns_method method) {
     switch (method) {
     case FENNS_METHOD_FENNS: return "fenns";
     case FENNS_METHOD_FENNS_PAPER: return "fenns-paper";
+    case FENNS_METHOD_COUNTING: return "counting";
     default: return NULL;
     }
 }

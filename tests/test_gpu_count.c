@@ -395,8 +395,10 @@ int main(void) {
     arena = g.arena;
     int ok = run_method(&g, FENNS_METHOD_FENNS);
     ok &= run_method(&g, FENNS_METHOD_FENNS_PAPER);
+    ok &= run_method(&g, FENNS_METHOD_COUNTING);
     ok &= run_kernel(&g, FENNS_METHOD_FENNS);
     ok &= run_kernel(&g, FENNS_METHOD_FENNS_PAPER);
+    ok &= run_kernel(&g, FENNS_METHOD_COUNTING);
     uint32_t problems = fenns_test_gpu_close(&g);
     return ok && problems == 0 && failures == 0 ? 0 : 1;
 }

@@ -63,12 +63,17 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     CHECK(!p.shared_histogram || 4u * p.section_keys <= l->shared_memory_budget, "%s: histogram does not fit", name);
     CHECK(p.section_keys == p.cell_capacity * p.sections + 1u, "%s: section keys", name);
     CHECK(p.sections == (method == FENNS_METHOD_FENNS ? FENNS_SECTIONS_FINE : FENNS_SECTIONS_PAPER), "%s: sections", name);
-    CHECK(method == FENNS_METHOD_FENNS || p.shared_histogram, "%s: fenns-paper must count in shared memory", name);
+    CHECK(method != FENNS_METHOD_FENNS_PAPER || p.shared_histogram, "%s: fenns-paper must count in shared memory", name);
     CHECK(p.workgroup_size <= l->max_workgroup_invocations && p.workgroup_size >= 64, "%s: workgroup %u", name,
           p.workgroup_size);
     if (method == FENNS_METHOD_FENNS) {
         CHECK(p.fine_max == FENNS_LOCAL_DIM_MAX && p.fine_cells == p.fine_max * p.fine_max * p.fine_max,
               "%s: local grid %u / %u", name, p.fine_max, p.fine_cells);
+    } else if (method == FENNS_METHOD_COUNTING) {
+        /* cells of one margin (fine_max - 2), about one a particle, no local grid */
+        CHECK(p.fine_max == 3 && p.fine_cells == 1 && p.fine_reach == 1, "%s: fine_max %u", name, p.fine_max);
+        CHECK(p.cell_capacity >= i.max_particles && !p.shared_histogram, "%s: %u cells for %u particles", name,
+              p.cell_capacity, i.max_particles);
     } else {
         CHECK(p.fine_max >= 8 && p.fine_max <= FENNS_MAX_FINE_DIM, "%s: fine_max %u", name, p.fine_max);
         CHECK(p.fine_cells == p.fine_max * p.fine_max * p.fine_max + 1, "%s: fine_cells", name);
@@ -177,6 +182,8 @@ int main(void) {
     check_fits("mobile", &mobile, FENNS_METHOD_FENNS);
     check_fits("mobile", &mobile, FENNS_METHOD_FENNS_PAPER);
     check_fits("desktop", &desktop, FENNS_METHOD_FENNS);
+    check_fits("lavapipe", &lavapipe, FENNS_METHOD_COUNTING);
+    check_fits("mobile", &mobile, FENNS_METHOD_COUNTING);
     check_limits();
     check_max_list_entries();
     check_scratch();

@@ -200,10 +200,19 @@ typedef enum fenns_method {
      * filled with atomics, so list order and the permutation vary between runs;
      * counts and list contents are exact. */
     FENNS_METHOD_FENNS_PAPER = 1,
+    /* Hoetzlein's counting-sort grid, the papers' baseline: cells of edge r
+     * (the margin), global atomic counts, a prefix sum and an atomic
+     * scatter; then one invocation per query walks its own cell and the 26
+     * around it. Cells beyond the capacity (about one per particle) fold
+     * onto the table like a spatial hash, so a grid never fails to fit:
+     * folded cells only cost distance tests. List order and the
+     * permutation vary between runs; counts and list contents are exact.
+     * Kernels run on it as on fenns-paper. No point sets. */
+    FENNS_METHOD_COUNTING = 2,
     FENNS_METHOD_MAX_ENUM = 0x7FFFFFFF
 } fenns_method;
 
-/* Name as the CLI spells it ("fenns", "fenns-paper"), NULL for unknown. */
+/* Name as the CLI spells it ("fenns", "fenns-paper", "counting"), NULL for unknown. */
 const char *fenns_method_name(fenns_method method);
 
 /* A user neighbour kernel: fenns' search shader with the user's GLSL spliced

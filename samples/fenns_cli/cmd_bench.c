@@ -56,12 +56,12 @@ static void usage(FILE *out, int profile) {
             "Uniform sets: xorshift32 from 0x9E3779B9 ^ n, x, y, z in turn (state >> 8) * 2^-24 * scene.\n"
             "\n"
             "  --n N, --radius R   only that particle count / radius (any value)\n"
-            "  --method M          fenns, fenns-paper or all (default); counting, radix, octant: not yet\n"
+            "  --method M          fenns, fenns-paper, counting or all (default); radix, octant: not yet\n"
             "  --passes            per-pass rows on stderr; --passes-csv F: to a file\n"
             "  --plot F.svg        GPU time against n per method, scenario and radius\n"
             "  --no-host           skip host_ms (left empty)\n"
             "  --sorted-order      GPU searches with FENNS_OUTPUT_SORTED_ORDER (counts and lists by sorted\n"
-            "                      position); the method column reads fenns:sorted, fenns-paper:sorted\n"
+            "                      position); the method column reads fenns:sorted, fenns-paper:sorted, ...\n"
             "A case that does not fit the device is skipped with a warning.\n");
 }
 
@@ -179,10 +179,11 @@ static int parse_options(int argc, char **argv, int profile, options *o) {
     if (!o->method) o->method = profile ? "fenns" : "all";
     if (!known) return error_line("unknown scenario '%s' (s1, s2, s3, sph50, dam, cluster%s)", o->scenario,
                                   profile ? "" : " or all"), 0;
-    if (!strcmp(o->method, "counting") || !strcmp(o->method, "radix") || !strcmp(o->method, "octant"))
+    if (!strcmp(o->method, "radix") || !strcmp(o->method, "octant"))
         return error_line("method '%s' is not implemented yet", o->method), 0;
-    if (strcmp(o->method, "fenns") && strcmp(o->method, "fenns-paper") && (profile || strcmp(o->method, "all")))
-        return error_line("unknown method '%s' (fenns, fenns-paper%s)", o->method, profile ? "" : " or all"), 0;
+    if (strcmp(o->method, "fenns") && strcmp(o->method, "fenns-paper") && strcmp(o->method, "counting") &&
+        (profile || strcmp(o->method, "all")))
+        return error_line("unknown method '%s' (fenns, fenns-paper, counting%s)", o->method, profile ? "" : " or all"), 0;
     if (!o->scenario) o->scenario = profile ? "sph50" : "all";
     return 1;
 }
@@ -232,7 +233,9 @@ static void close_device(run_state *st) {
 
 /* Runs every selected case; returns the number of rows printed, or -1 on a hard error. */
 static int run_cases(const options *o, int profile, run_state *st, bench_result *last) {
-    const char *methods[2] = {"fenns", "fenns-paper"};
+    const fenns_method methods[] = {FENNS_METHOD_FENNS, FENNS_METHOD_FENNS_PAPER, FENNS_METHOD_COUNTING};
+    static const char *const sorted_labels[] = {"fenns:sorted", "fenns-paper:sorted", "counting:sorted"};
+    const int method_count = (int)(sizeof methods / sizeof methods[0]);
     uint32_t total = 0, done = 0;
     for (int pass = 0; pass < 2; ++pass)
         for (size_t s = 0; s < SCENARIO_COUNT; ++s) {
@@ -244,28 +247,30 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                 for (int ri = 0; ri < 4 && (ri == 0 || !o->radius); ++ri) {
                     float r = o->radius ? o->radius : sc->radii[ri];
                     if (!(r > 0.0f)) continue;
-                    for (int m = 0; m < 2; ++m) {
-                        if (strcmp(o->method, "all") && strcmp(o->method, methods[m])) continue;
+                    for (int m = 0; m < method_count; ++m) {
+                        const char *method = fenns_method_name(methods[m]);
+                        if (strcmp(o->method, "all") && strcmp(o->method, method)) continue;
                         if (pass == 0) {
                             ++total;
                             continue;
                         }
                         ++done;
-                        fprintf(stderr, "[%u/%u] %s n=%u r=%g %s\n", done, total, sc->name, n, (double)r, methods[m]);
+                        fprintf(stderr, "[%u/%u] %s n=%u r=%g %s\n", done, total, sc->name, n, (double)r, method);
                         float *xyz = malloc(12u * (size_t)n);
                         if (!xyz) {
                             fprintf(stderr, "fenns: warning: skipping %s n=%u: out of host memory\n", sc->name, n);
                             continue;
                         }
                         bench_case c = {0};
-                        c.method = m ? FENNS_METHOD_FENNS_PAPER : FENNS_METHOD_FENNS;
+                        c.method = methods[m];
                         c.xyz = xyz;
                         c.n = n;
                         c.radius = r;
                         c.reps = o->reps;
                         c.host = o->host;
                         c.sorted_order = o->sorted_order;
-                        const char *label = !o->sorted_order ? methods[m] : m ? "fenns-paper:sorted" : "fenns:sorted";
+                        const char *label = sorted_labels[m];
+                        if (!o->sorted_order) label = method;
                         float scene = make_points(sc->name, n, r, xyz, c.domain_max);
                         bench_result res;
                         char why[256];
@@ -273,7 +278,7 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                         free(xyz);
                         if (failed) {
                             fprintf(stderr, "fenns: warning: skipping %s n=%u r=%g %s (%s)\n", sc->name, n, (double)r,
-                                    methods[m], why);
+                                    method, why);
                             continue;
                         }
                         *last = res;

@@ -1,11 +1,13 @@
-// The query-driven walk that runs a user kernel on a fenns-paper build.
-// That build leaves each coarse cell as a border and an inner section, so
+// The query-driven walks that run a user kernel on a fenns-paper build (one
+// workgroup per chunk of a cell) and on a counting build (one invocation per
+// particle).
+// Both builds leave each coarse cell as a border and an inner section, so
 // a query's candidates are its own cell and the border sections of its 26
 // neighbours (a neighbour in another cell lies within the margin of that
-// cell's face). Candidates come in the build's order, which fenns-paper's
+// cell's face). Candidates come in the build's order, which the builds'
 // atomics vary from run to run: the neighbours are always the same, but a
 // kernel's float sums may round differently (fenns gives them bit-identical).
-// Needs local_grid_fenns.glsl (begin_query, s_neighbour_key, LOOP_ALLOWANCE).
+// Needs local_grid_fenns.glsl (begin_query, LOOP_ALLOWANCE) and cell_walk.glsl.
 
 // Candidate c. The user kernel sees neighbours only (the query itself is
 // cut out of its run by visit_part), by original index.
@@ -48,18 +50,11 @@ void visit_part(inout query_state s, uint begin, uint end) {
 // the loop around it.
 uint run_steps(uint len) { return len / VISIT_UNROLL + VISIT_UNROLL + 2u; }
 
-// Where the k-th of the 27 cells' candidates lie in the sorted particles.
-uvec2 paper_candidates(uint k) {
-    uint key = s_neighbour_key[k];
-    if (key == NO_CELL) return uvec2(0u);
-    return uvec2(cell_begin(key), k == 13u ? cell_end(key) : KEY_START(key * pc.sections + 1u));
-}
-
 // As within_loop_limit: each of the 27 cells' candidates as one run.
 bool paper_within_loop_limit() {
     uint steps = LOOP_ALLOWANCE;
     for (uint k = 0u; k < 27u; ++k) {
-        uvec2 r = paper_candidates(k);
+        uvec2 r = cell_walk_run(k);
         steps += run_steps(r.y - r.x);
     }
     return steps <= pc.loop_limit;
@@ -72,7 +67,7 @@ uint search_query_paper(uint q) {
         return 0u;
     }
     for (uint k = 0u; k < 27u; ++k) {
-        uvec2 r = paper_candidates(k);
+        uvec2 r = cell_walk_run(k);
         visit_part(s, r.x, r.y);
     }
     finish_kernel(s.id, s.index, s.p, s.count, s.user);
@@ -80,13 +75,38 @@ uint search_query_paper(uint q) {
 }
 
 void search_cell_paper(work_item w, uint q) {
-    uvec3 center = table_cell_of_key(w.cell);
-    uint t = gl_LocalInvocationIndex;
-    if (t < 27u) {
-        uint key;
-        s_neighbour_key[t] = neighbour_cell(center, t, key) ? key : NO_CELL;
-    }
-    barrier();
+    load_neighbour_keys(table_cell_of_key(w.cell));
     uint count = q < w.query_end ? search_query_paper(q) : 0u;
+    add_total(count);
+}
+
+// counting: the invocation's own particle and the 27 cells around its cell
+// (cell_walk.glsl's particle_work), in the build's order as above.
+void search_particle_kernel() {
+    uint q;
+    uint kind = particle_work(q);
+    if (kind == 2u) finish_invalid_kernel(q);
+    // Whole subgroups from here on (the loop bound and the total's sums).
+    bool live = kind == 1u && searchable(); // not searchable: a build recorded without all its passes
+    if (kind == 1u && !live) atomicAdd(prm.incomplete_queries, 1u);
+    query_state s;
+    uvec3 center = uvec3(0u);
+    if (live) {
+        s = begin_query(q);
+        center = table_cell_of(s.p);
+    }
+    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(center, live, VISIT_UNROLL, VISIT_UNROLL + 2u)) {
+        if (live) atomicAdd(prm.incomplete_queries, 1u);
+        live = false;
+    }
+    uint count = 0u;
+    if (live) {
+        for (uint k = 0u; k < 27u; ++k) {
+            uvec2 r = lane_cell_run(center, k);
+            visit_part(s, r.x, r.y);
+        }
+        finish_kernel(s.id, s.index, s.p, s.count, s.user);
+        count = s.count;
+    }
     add_total(count);
 }

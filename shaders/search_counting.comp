@@ -1,0 +1,67 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// counting (Hoetzlein's grid, the papers' baseline): one invocation per
+// sorted particle walks its own cell and the 26 around it (cell_walk.glsl),
+// two candidates a step, in the build's order. The build scattered the
+// particles with atomics, so list order varies between runs. Lists and
+// counts are written by fenns' own code (local_grid_fenns.glsl: quads of
+// entries, the counting-only variant), whose local grid is one unused cell.
+#include "header.glsl"
+layout(constant_id = 1) const uint LOCAL_CELLS = 1;
+#define USE_PARAMS
+#define PARAMS_ACCESS
+#define USE_CELLS
+#define CELLS_ACCESS readonly
+#define USE_SORTED
+#define USE_CANDIDATES
+#define USE_PERM
+#define PERM_ACCESS readonly
+#define USE_COUNTS
+#define USE_OFFSETS
+#define USE_INDICES
+#define USE_INDEX_QUADS
+#define INDICES_ACCESS writeonly
+#include "bindings.glsl"
+#include "grid.glsl"
+#include "scan.glsl"
+#include "search_common.glsl"
+#include "local_grid_fenns.glsl"
+#include "cell_walk.glsl"
+
+// A run of candidates two per step, the second masked past the run's end.
+void visit_cell(inout query_state s, uvec2 run) {
+    for (uint j = run.x; j < run.y; j += 2u) {
+        uint j1 = min(j + 1u, run.y - 1u);
+        uvec4 c0 = load_sorted(j), c1 = load_sorted(j1);
+        visit_if(s, c0, j, true);
+        visit_if(s, c1, j1, j + 1u < run.y);
+    }
+}
+
+void main() {
+    uint q;
+    uint kind = particle_work(q);
+    if (kind == 2u) finish_invalid(q);
+    // Whole subgroups from here on (the loop bound and the total's sums).
+    bool live = kind == 1u && searchable(); // not searchable: a build recorded without all its passes
+    if (kind == 1u && !live) atomicAdd(prm.incomplete_queries, 1u);
+    query_state s;
+    uvec3 center = uvec3(0u);
+    if (live) {
+        s = begin_query(q);
+        center = table_cell_of(s.p);
+    }
+    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(center, live, 2u, 2u)) {
+        if (live) atomicAdd(prm.incomplete_queries, 1u);
+        live = false;
+    }
+    uint count = 0u;
+    if (live) {
+        for (uint k = 0u; k < 27u; ++k) visit_cell(s, lane_cell_run(center, k));
+        if (COUNT_ONLY == 1u) s.count -= 1u; // the query itself
+        else flush_list(s);
+        finish_query(s.id, s.count, s.target);
+        count = s.count;
+    }
+    add_total(count);
+}
