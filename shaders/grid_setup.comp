@@ -2,7 +2,8 @@
 #extension GL_GOOGLE_include_directive : require
 // One invocation: turns the domain into the coarse and fine grids of this
 // build (see grid.glsl for why every edge is at least the margin). pc.mode:
-// the particles a fenns coarse cell aims at (0 for fenns-paper). With
+// the particles a fenns coarse cell aims at; with border/inner sections
+// (fenns-paper, counting, octant) the smallest cell edge in margins. With
 // pc.point_set the grid is another build's (fenns_build_info.grid_source),
 // taken whole where this pipeline's plan can hold it.
 #include "header.glsl"
@@ -105,8 +106,8 @@ void main() {
     uint reach = 1u, split = 1u;
     if (pc.sections == FENNS_SECTIONS_PAPER) {
         // The paper's rule: the largest grid that fits the cell tables, of
-        // cells at least one margin wide.
-        h = margin;
+        // cells at least one margin wide (octant: two, Morillo's 2R).
+        h = float(max(pc.mode, 1u)) * margin;
         // Half-margin fine cells pay off only where a margin^3 holds several particles.
         reach = density * margin * margin * margin >= 4.0 ? pc.fine_reach : 1u;
         widest = max(h, (float(pc.fine_max) / float(reach) - 2.0) * margin);

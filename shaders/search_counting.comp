@@ -1,13 +1,16 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// counting (Hoetzlein's grid, the papers' baseline): one invocation per
-// sorted particle walks its own cell and the 26 around it (cell_walk.glsl),
-// two candidates a step, in the build's order. The build scattered the
+// counting (Hoetzlein's grid, the papers' baseline) and octant (Morillo et
+// al.): one invocation per sorted particle walks its own cell and the 26
+// around it, or the 8 toward its octant (cell_walk.glsl), two candidates a
+// step, in the build's order. The build scattered the
 // particles with atomics, so list order varies between runs. Lists and
 // counts are written by fenns' own code (local_grid_fenns.glsl: quads of
 // entries, the counting-only variant), whose local grid is one unused cell.
 #include "header.glsl"
 layout(constant_id = 1) const uint LOCAL_CELLS = 1;
+layout(constant_id = 2) const uint OCTANT = 0; // 1: octant's walk
+#define WALK_OCTANT (OCTANT != 0u)
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #define USE_CELLS
@@ -46,18 +49,18 @@ void main() {
     bool live = kind == 1u && searchable(); // not searchable: a build recorded without all its passes
     if (kind == 1u && !live) atomicAdd(prm.incomplete_queries, 1u);
     query_state s;
-    uvec3 center = uvec3(0u);
+    lane_walk walk;
     if (live) {
         s = begin_query(q);
-        center = table_cell_of(s.p);
+        walk = lane_walk_of(s.p);
     }
-    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(center, live, 2u, 2u)) {
+    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(walk, live, 2u, 2u)) {
         if (live) atomicAdd(prm.incomplete_queries, 1u);
         live = false;
     }
     uint count = 0u;
     if (live) {
-        for (uint k = 0u; k < 27u; ++k) visit_cell(s, lane_cell_run(center, k));
+        for (uint i = 0u; i < lane_walk_cells(); ++i) visit_cell(s, lane_walk_run(walk, i));
         if (COUNT_ONLY == 1u) s.count -= 1u; // the query itself
         else flush_list(s);
         finish_query(s.id, s.count, s.target);

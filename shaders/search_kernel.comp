@@ -16,7 +16,8 @@
 // in the search's fixed order, so its sums are bit-identical run to run.
 #include "header.glsl"
 layout(constant_id = 1) const uint LOCAL_CELLS = 729; // fenns: local cells; fenns-paper: 1
-layout(constant_id = 6) const uint KERNEL_METHOD = 0; // fenns_method: 0 fenns, 1 fenns-paper, 2 counting
+layout(constant_id = 6) const uint KERNEL_METHOD = 0; // fenns_method: 0 fenns, 1 fenns-paper, 2 counting, 3 octant
+#define WALK_OCTANT (KERNEL_METHOD == 3u)
 #define FENNS_KERNEL
 #define USE_PARAMS
 #define PARAMS_ACCESS
@@ -59,7 +60,7 @@ void finish_invalid_kernel(uint q) {
 
 void main() {
     fenns_build_radius = prm.radius;
-    if (KERNEL_METHOD == 2u) {
+    if (KERNEL_METHOD >= 2u) {
         search_particle_kernel();
         return;
     }

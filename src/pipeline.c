@@ -51,7 +51,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
     };
     if (fenns__is_search_pass(pass) && method == FENNS_METHOD_FENNS_PAPER)
         return (shader_code)FENNS_SPV_(search_paper);
-    if (fenns__is_search_pass(pass) && method == FENNS_METHOD_COUNTING)
+    if (fenns__is_search_pass(pass) && fenns_plan_walks_particles(method))
         return (shader_code)FENNS_SPV_(search_counting);
     return table[pass];
 }
@@ -96,11 +96,12 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kerne
     if (r != VK_SUCCESS) return r;
 
     /* constant_id 0: workgroup size; 1: the pass's shared array size; 2: search
-     * work by particle, not by cell (counting's search_work);
+     * work by particle, not by cell (counting's and octant's search_work), the
+     * octant walk (their search);
      * 3: the index chunks the list writes may touch; 4: 1 for the counting-only
      * search; 5: the chunks the sorted particles may span; 6: the kernel
      * search's walk (0 fenns' local grid, 1 the 27 cells of a fenns-paper
-     * build's cell, 2 of counting's particle). */
+     * build's cell, 2 of counting's particle, 3 octant's 8). */
     int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
     uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide;
     /* Sorted particles in chunks only where the capacity needs them: a wide
@@ -108,7 +109,8 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kerne
     int sorted_chunks = (uint64_t)p->plan.max_particles > (UINT64_C(1) << p->plan.chunk_shift16);
     uint32_t values[7] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
                           wide && sorted_chunks ? FENNS_CHUNKS : 1u, (uint32_t)p->plan.method};
-    if (pass == FENNS_PASS_search_work) values[2] = p->plan.method == FENNS_METHOD_COUNTING;
+    if (pass == FENNS_PASS_search_work) values[2] = fenns_plan_walks_particles(p->plan.method) ? 1u : 0u;
+    if (fenns__is_search_pass(pass)) values[2] = p->plan.method == FENNS_METHOD_OCTANT ? 1u : 0u;
     if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.section_keys : 1;
     if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
         values[1] = p->plan.sort_capacity;

@@ -29,6 +29,8 @@ static int finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) &
 
 int fenns_plan_radius_ok(float r) { return isfinite(r) && r > 0.0f; }
 
+int fenns_plan_walks_particles(fenns_method m) { return m == FENNS_METHOD_COUNTING || m == FENNS_METHOD_OCTANT; }
+
 int fenns_plan_domain_given(const float min[3], const float max[3]) {
     for (int a = 0; a < 3; ++a)
         if (min[a] != 0.0f || max[a] != 0.0f) return 1;
@@ -57,7 +59,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     if (!fenns_plan_radius_ok(info->radius)) FENNS_PLAN_REJECT_("radius must be finite and > 0");
     if (info->max_particles == 0) FENNS_PLAN_REJECT_("max_particles is 0");
     if (info->method != FENNS_METHOD_FENNS && info->method != FENNS_METHOD_FENNS_PAPER &&
-        info->method != FENNS_METHOD_COUNTING)
+        info->method != FENNS_METHOD_COUNTING && info->method != FENNS_METHOD_OCTANT)
         FENNS_PLAN_REJECT_("unknown method");
     int given = fenns_plan_domain_given(info->domain_min, info->domain_max);
     const char *domain = given ? fenns_plan_domain_problem(info->domain_min, info->domain_max) : NULL;
@@ -87,10 +89,11 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
         out->fine_max = FENNS_LOCAL_DIM_MAX;
         out->fine_cells = LOCAL_CELLS_MAX;
         out->shared_bytes_search = search_fenns_shared();
-    } else if (info->method == FENNS_METHOD_COUNTING) {
-        /* counting: no local grid; fine_max 3 makes grid_setup keep cells
-         * of one margin (its widest cell, (fine_max - 2) margins), folding
-         * the grid onto the table beyond the capacity. */
+    } else if (fenns_plan_walks_particles(info->method)) {
+        /* counting, octant: no local grid; fine_max 3 makes grid_setup keep
+         * cells of cell_margins margins (its widest cell, (fine_max - 2)
+         * margins, is smaller), folding the grid onto the table beyond the
+         * capacity. */
         out->workgroup_size = wg;
         out->fine_max = 3;
         out->fine_cells = 1;
@@ -130,7 +133,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
         uint64_t wanted = 2u * (uint64_t)info->max_particles / out->workgroup_size + 1u;
         uint64_t most = (UINT64_C(1) << 27) / out->sections;
         if (wanted > cells) cells = wanted > most ? most : wanted;
-    } else if (out->method == FENNS_METHOD_COUNTING) {
+    } else if (fenns_plan_walks_particles(out->method)) {
         /* Hoetzlein's grid covers the domain in cells of edge r (the paper's
          * Table 4: up to 450^3); here the table holds about one cell per
          * particle and larger grids fold onto it, which bounds the memory
@@ -151,6 +154,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     /* fenns sizes cells by density (one workgroup of particles each, see
      * grid_setup.comp); fenns-paper keeps the paper's largest grid. */
     out->cell_occupancy = out->method == FENNS_METHOD_FENNS ? out->workgroup_size : 0u;
+    out->cell_margins = out->method == FENNS_METHOD_OCTANT ? 2u : 1u;
     /* fenns: fine cells down to half the margin and a 5^3 stencil test about
      * 3x fewer candidates per query than the paper's 3^3 of full-margin cells. */
     out->fine_reach = out->method == FENNS_METHOD_FENNS ? FENNS_FINE_REACH_MAX : 1u;
@@ -254,7 +258,7 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
     float h, widest;
     if (plan->sections == FENNS_SECTIONS_PAPER) {
         uint32_t reach = density * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;
-        h = margin;
+        h = (float)plan->cell_margins * margin;
         widest = fmaxf(h, ((float)plan->fine_max / (float)reach - 2.0f) * margin);
     } else {
         uint32_t reach = density * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;

@@ -41,6 +41,7 @@ typedef struct fenns_plan {
     uint32_t sort_capacity;       /* section_sort shared elements (power of two) */
     uint32_t work_base;           /* u32 index of the work table in the cell tables */
     uint32_t cell_occupancy;      /* particles an average coarse cell aims at; 0: the paper's rule */
+    uint32_t cell_margins;        /* border/inner sections: the smallest cell edge in margins (octant 2, else 1) */
     uint32_t fine_reach;          /* fine cells searched on each side: 1 (paper, 27 cells) or 2 */
     uint32_t count_groups;        /* workgroups of the grid-stride passes */
     uint32_t chunk_shift16;       /* log2 of vec4 elements per chunk binding */
@@ -65,6 +66,10 @@ typedef struct fenns_scratch_plan {
 
 /* Errors: FENNS_ERROR_INVALID_ARGUMENT (radius, domain, count), FENNS_ERROR_TOO_LARGE,
  * FENNS_ERROR_UNSUPPORTED_DEVICE (limits below what the shaders need). */
+/* Whether a method searches one invocation per particle over whole grid
+ * cells (counting, octant) rather than a local grid per coarse cell. */
+int fenns_plan_walks_particles(fenns_method m);
+
 /* Whether r is a usable radius: finite and > 0. */
 int fenns_plan_radius_ok(float r);
 

@@ -16,6 +16,7 @@ const char *fenns_method_name(fenns_method method) {
     case FENNS_METHOD_FENNS: return "fenns";
     case FENNS_METHOD_FENNS_PAPER: return "fenns-paper";
     case FENNS_METHOD_COUNTING: return "counting";
+    case FENNS_METHOD_OCTANT: return "octant";
     default: return NULL;
     }
 }

@@ -206,6 +206,10 @@ int main(void) {
     CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "counting");
     check_against_reference("counting, clusters", spread, 9000, 0.7f, &csr, 0);
     check_same_as_one_shot("counting, clusters", &info, &csr);
+    info = info_for(spread, 9000, 0.7f, FENNS_METHOD_OCTANT);
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "octant");
+    check_against_reference("octant, clusters", spread, 9000, 0.7f, &csr, 0);
+    check_same_as_one_shot("octant, clusters", &info, &csr);
     info = info_for(spread, 9000, 0.7f, FENNS_METHOD_FENNS);
     for (int a = 0; a < 3; ++a) info.domain_min[a] = 5.0f, info.domain_max[a] = 20.0f; /* many points outside */
     CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "caller's domain");

@@ -69,9 +69,11 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     if (method == FENNS_METHOD_FENNS) {
         CHECK(p.fine_max == FENNS_LOCAL_DIM_MAX && p.fine_cells == p.fine_max * p.fine_max * p.fine_max,
               "%s: local grid %u / %u", name, p.fine_max, p.fine_cells);
-    } else if (method == FENNS_METHOD_COUNTING) {
-        /* cells of one margin (fine_max - 2), about one a particle, no local grid */
-        CHECK(p.fine_max == 3 && p.fine_cells == 1 && p.fine_reach == 1, "%s: fine_max %u", name, p.fine_max);
+    } else if (method == FENNS_METHOD_COUNTING || method == FENNS_METHOD_OCTANT) {
+        /* cells of one margin (octant: two), about one a particle, no local grid */
+        CHECK(p.fine_max == 3 && p.fine_cells == 1 && p.fine_reach == 1 &&
+                  p.cell_margins == (method == FENNS_METHOD_OCTANT ? 2u : 1u),
+              "%s: fine_max %u, cell margins %u", name, p.fine_max, p.cell_margins);
         CHECK(p.cell_capacity >= i.max_particles && !p.shared_histogram, "%s: %u cells for %u particles", name,
               p.cell_capacity, i.max_particles);
     } else {
@@ -184,6 +186,7 @@ int main(void) {
     check_fits("desktop", &desktop, FENNS_METHOD_FENNS);
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_COUNTING);
     check_fits("mobile", &mobile, FENNS_METHOD_COUNTING);
+    check_fits("lavapipe", &lavapipe, FENNS_METHOD_OCTANT);
     check_limits();
     check_max_list_entries();
     check_scratch();

@@ -4,7 +4,7 @@
  * API (counts, fixed-capacity lists with overflow, permutation, determinism).
  * Runs with validation + synchronization validation; any message fails.
  *
- *   test_search --method fenns|fenns-paper|counting [--quick] [--shared-memory BYTES]
+ *   test_search --method fenns|fenns-paper|counting|octant [--quick] [--shared-memory BYTES]
  *   test_search --large      one set larger than maxStorageBufferRange
  */
 #include "check.h"
@@ -758,6 +758,7 @@ int main(int argc, char **argv) {
             if (!strcmp(argv[i], "fenns")) g_method = FENNS_METHOD_FENNS;
             else if (!strcmp(argv[i], "fenns-paper")) g_method = FENNS_METHOD_FENNS_PAPER;
             else if (!strcmp(argv[i], "counting")) g_method = FENNS_METHOD_COUNTING;
+            else if (!strcmp(argv[i], "octant")) g_method = FENNS_METHOD_OCTANT;
             else return fprintf(stderr, "unknown method %s\n", argv[i]), 2;
         } else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--large")) large = 1;

@@ -1,6 +1,6 @@
 // The query-driven walks that run a user kernel on a fenns-paper build (one
-// workgroup per chunk of a cell) and on a counting build (one invocation per
-// particle).
+// workgroup per chunk of a cell) and on a counting or octant build (one
+// invocation per particle).
 // Both builds leave each coarse cell as a border and an inner section, so
 // a query's candidates are its own cell and the border sections of its 26
 // neighbours (a neighbour in another cell lies within the margin of that
@@ -80,8 +80,8 @@ void search_cell_paper(work_item w, uint q) {
     add_total(count);
 }
 
-// counting: the invocation's own particle and the 27 cells around its cell
-// (cell_walk.glsl's particle_work), in the build's order as above.
+// counting and octant: the invocation's own particle and the cells its walk
+// takes (cell_walk.glsl), in the build's order as above.
 void search_particle_kernel() {
     uint q;
     uint kind = particle_work(q);
@@ -90,19 +90,19 @@ void search_particle_kernel() {
     bool live = kind == 1u && searchable(); // not searchable: a build recorded without all its passes
     if (kind == 1u && !live) atomicAdd(prm.incomplete_queries, 1u);
     query_state s;
-    uvec3 center = uvec3(0u);
+    lane_walk walk;
     if (live) {
         s = begin_query(q);
-        center = table_cell_of(s.p);
+        walk = lane_walk_of(s.p);
     }
-    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(center, live, VISIT_UNROLL, VISIT_UNROLL + 2u)) {
+    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(walk, live, VISIT_UNROLL, VISIT_UNROLL + 2u)) {
         if (live) atomicAdd(prm.incomplete_queries, 1u);
         live = false;
     }
     uint count = 0u;
     if (live) {
-        for (uint k = 0u; k < 27u; ++k) {
-            uvec2 r = lane_cell_run(center, k);
+        for (uint i = 0u; i < lane_walk_cells(); ++i) {
+            uvec2 r = lane_walk_run(walk, i);
             visit_part(s, r.x, r.y);
         }
         finish_kernel(s.id, s.index, s.p, s.count, s.user);
