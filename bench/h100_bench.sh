@@ -6,8 +6,8 @@
 #   bash bench/h100_bench.sh b   # s1, s2, s3
 #   bash bench/h100_bench.sh k   # user kernels (issue 8): kernel_ms beside counts_ms for
 #                                # sph50, and fenns-sph at 10^6 particles (sph_log.txt, frames)
-#   bash bench/h100_bench.sh c   # counting (issue 10) beside fenns: sph50 1M-16M, s1, s3, dam,
-#                                # cluster at 4M, and its host path
+#   bash bench/h100_bench.sh c   # counting and octant (issue 10) beside fenns: sph50 1M-16M, s1,
+#                                # s3, dam, cluster at 4M, and their host path
 #   bash bench/h100_bench.sh s   # the README's summary in one call: sph50 1M/4M both methods,
 #                                # fenns at 16M and at 2^26 in sorted order, s1/s3 4M, dam,
 #                                # cluster 4M, fenns-sph 10^6 and 4*10^6
@@ -47,12 +47,14 @@ elif [ "$part" = s ]; then
     "$B/fenns-sph" --particles 1000000 --steps 1000 --frames 0 > "$OUT/sph_log.txt" 2>&1
     "$B/fenns-sph" --particles 4000000 --steps 100 --frames 0 >> "$OUT/sph_log.txt" 2>&1
 elif [ "$part" = c ]; then
-    # counting (issue 10) beside fenns in one run: sph50, the paper's s1/s3, dam, cluster
+    # counting and octant (issue 10) beside fenns in one run: sph50, the paper's s1/s3, dam, cluster
     bench --scenario sph50 --n 1048576 --no-host
     bench --scenario sph50 --n 4194304 --no-host
     bench --scenario sph50 --n 16777216 --method counting --no-host
     bench --scenario sph50 --n 16777216 --method fenns --no-host
-    for m in fenns counting; do
+    bench --scenario sph50 --n 4194304 --method octant --no-host
+    bench --scenario sph50 --n 16777216 --method octant --no-host
+    for m in fenns counting octant; do
         bench --scenario s1 --n 4194304 --method $m --no-host
         bench --scenario s3 --n 4194304 --method $m --no-host
         bench --scenario dam --n 4194304 --method $m --no-host
@@ -60,6 +62,7 @@ elif [ "$part" = c ]; then
     done
     bench --scenario s1 --n 4194304 --radius 0.2 --method counting
     bench --scenario sph50 --n 1048576 --method counting
+    bench --scenario sph50 --n 1048576 --method octant
 elif [ "$part" = k ]; then
     bench --scenario sph50 --n 1048576 --no-host
     bench --scenario sph50 --n 4194304 --no-host
