@@ -3,10 +3,10 @@
 // counting (Hoetzlein's grid, the papers' baseline) and octant (Morillo et
 // al.): one invocation per sorted particle walks its own cell and the 26
 // around it, or the 8 toward its octant (cell_walk.glsl), two candidates a
-// step, in the build's order. The build scattered the
-// particles with atomics, so list order varies between runs. Lists and
-// counts are written by fenns' own code (local_grid_fenns.glsl: quads of
-// entries, the counting-only variant), whose local grid is one unused cell.
+// step, in the build's order. The build scattered the particles with
+// atomics, so list order varies between runs. Lists and counts are written
+// by fenns' own code (local_grid_fenns.glsl: quads of entries, the
+// counting-only variant), whose local grid is one unused cell.
 #include "header.glsl"
 layout(constant_id = 1) const uint LOCAL_CELLS = 1;
 layout(constant_id = 2) const uint OCTANT = 0; // 1: octant's walk

@@ -3,7 +3,7 @@
 // End of the build: one search work item per workgroup-sized chunk of every
 // coarse cell (so crowded cells are spread over several workgroups), and the
 // status counts. The work starts are scanned afterwards. PARTICLE_WORK
-// (counting): one work item per workgroup-sized chunk of all the sorted
+// (counting, octant): one work item per workgroup-sized chunk of all the sorted
 // particles instead, all counted at cell 0 (cell_walk.glsl's particle_work).
 #include "header.glsl"
 layout(constant_id = 2) const uint PARTICLE_WORK = 0;
