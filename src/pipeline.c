@@ -16,6 +16,11 @@
 #include "reorder.spv.h"
 #include "section_sort.spv.h"
 #include "section_order.spv.h"
+#include "radix_keys.spv.h"
+#include "radix_count.spv.h"
+#include "radix_scatter.spv.h"
+#include "radix_bounds.spv.h"
+#include "radix_gather.spv.h"
 #include "search_work.spv.h"
 #include "search_args.spv.h"
 #include "search_fenns.spv.h"
@@ -43,7 +48,8 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
     static const shader_code table[FENNS_PASS_COUNT] = {
         FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
         FENNS_SPV_(scan_add),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
-        FENNS_SPV_(section_order), FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
+        FENNS_SPV_(section_order), FENNS_SPV_(radix_keys), FENNS_SPV_(radix_count), FENNS_SPV_(radix_scatter),
+        FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_add),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
         {NULL, 0}, /* search_kernel: the caller's */
@@ -82,8 +88,19 @@ static VkResult name_pipeline(fenns_context ctx, VkPipeline pipeline, fenns_pass
     return ctx->vk.vkSetDebugUtilsObjectNameEXT(ctx->device, &info);
 }
 
+/* Whether a method's builds run a pass: radix's own passes for radix only,
+ * and none of the placement passes its sort replaces (each pipeline made
+ * costs time at creation, most on CPU drivers). */
+static int method_runs(fenns_method method, fenns_pass pass) {
+    if (method == FENNS_METHOD_RADIX)
+        return pass != FENNS_PASS_coarse_count && pass != FENNS_PASS_cell_cursors && pass != FENNS_PASS_reorder &&
+               pass != FENNS_PASS_section_sort && pass != FENNS_PASS_section_order;
+    return !fenns__is_radix_pass(pass);
+}
+
 static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kernel_info *kernel) {
     fenns_context ctx = p->ctx;
+    if (!method_runs(p->plan.method, pass)) return VK_SUCCESS;
     shader_code code = code_of(pass, p->plan.method);
     if (pass == FENNS_PASS_search_kernel) {
         if (!kernel) return VK_SUCCESS;
@@ -110,7 +127,7 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kerne
     uint32_t values[7] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
                           wide && sorted_chunks ? FENNS_CHUNKS : 1u, (uint32_t)p->plan.method};
     if (pass == FENNS_PASS_search_work) values[2] = fenns_plan_walks_particles(p->plan.method) ? 1u : 0u;
-    if (fenns__is_search_pass(pass)) values[2] = p->plan.method == FENNS_METHOD_OCTANT ? 1u : 0u;
+    if (fenns__is_search_pass(pass)) values[2] = p->plan.method == FENNS_METHOD_OCTANT ? 1u : 0u; /* radix: counting's walk */
     if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.section_keys : 1;
     if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
         values[1] = p->plan.sort_capacity;

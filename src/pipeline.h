@@ -6,7 +6,10 @@
 #include "plan.h"
 #include "fenns_shared.h"
 
-/* Every compute pass, in the order a build and a search run them. The
+/* Every compute pass, in the order a build and a search run them (radix
+ * builds run their own passes in place of the count, the reorder and the
+ * sections'; only radix pipelines make them, and radix makes none of those).
+ * The
  * passes that write lists come twice: for lists and sorted particles within
  * one binding each (one load or store per element), and _wide for up to
  * FENNS_CHUNKS / FENNS_INDEX_CHUNKS bindings. The search comes once more, as
@@ -24,6 +27,11 @@
     X(reorder)              \
     X(section_sort)         \
     X(section_order)        \
+    X(radix_keys)           \
+    X(radix_count)          \
+    X(radix_scatter)        \
+    X(radix_bounds)         \
+    X(radix_gather)         \
     X(search_work)          \
     X(search_args)          \
     X(search)               \
@@ -43,6 +51,10 @@ typedef enum fenns_pass {
 #undef FENNS_PASS_ENUM_
     FENNS_PASS_COUNT
 } fenns_pass;
+
+static inline int fenns__is_radix_pass(fenns_pass pass) {
+    return pass >= FENNS_PASS_radix_keys && pass <= FENNS_PASS_radix_gather;
+}
 
 static inline int fenns__is_search_pass(fenns_pass pass) {
     return pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide || pass == FENNS_PASS_search_count ||

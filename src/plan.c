@@ -29,7 +29,9 @@ static int finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) &
 
 int fenns_plan_radius_ok(float r) { return isfinite(r) && r > 0.0f; }
 
-int fenns_plan_walks_particles(fenns_method m) { return m == FENNS_METHOD_COUNTING || m == FENNS_METHOD_OCTANT; }
+int fenns_plan_walks_particles(fenns_method m) {
+    return m == FENNS_METHOD_COUNTING || m == FENNS_METHOD_OCTANT || m == FENNS_METHOD_RADIX;
+}
 
 int fenns_plan_domain_given(const float min[3], const float max[3]) {
     for (int a = 0; a < 3; ++a)
@@ -59,7 +61,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     if (!fenns_plan_radius_ok(info->radius)) FENNS_PLAN_REJECT_("radius must be finite and > 0");
     if (info->max_particles == 0) FENNS_PLAN_REJECT_("max_particles is 0");
     if (info->method != FENNS_METHOD_FENNS && info->method != FENNS_METHOD_FENNS_PAPER &&
-        info->method != FENNS_METHOD_COUNTING && info->method != FENNS_METHOD_OCTANT)
+        info->method != FENNS_METHOD_COUNTING && info->method != FENNS_METHOD_OCTANT && info->method != FENNS_METHOD_RADIX)
         FENNS_PLAN_REJECT_("unknown method");
     int given = fenns_plan_domain_given(info->domain_min, info->domain_max);
     const char *domain = given ? fenns_plan_domain_problem(info->domain_min, info->domain_max) : NULL;
@@ -90,7 +92,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
         out->fine_cells = LOCAL_CELLS_MAX;
         out->shared_bytes_search = search_fenns_shared();
     } else if (fenns_plan_walks_particles(info->method)) {
-        /* counting, octant: no local grid; fine_max 3 makes grid_setup keep
+        /* counting, octant, radix: no local grid; fine_max 3 makes grid_setup keep
          * cells of cell_margins margins (its widest cell, (fine_max - 2)
          * margins, is smaller), folding the grid onto the table beyond the
          * capacity. */
@@ -147,9 +149,10 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->section_keys = out->cell_capacity * out->sections + 1u;
     out->shared_histogram = out->section_keys <= shared_keys;
     /* Cell tables: section starts (keys + 1), left cursors, right cursors
-     * (fenns-paper's inner sections fill from the right; fenns has none),
-     * then the work table. */
-    uint32_t cursor_arrays = out->method == FENNS_METHOD_FENNS ? 1u : 2u;
+     * (fenns-paper's inner sections fill from the right; fenns has none;
+     * radix places particles by its sort, with no cursor), then the work
+     * table. */
+    uint32_t cursor_arrays = fenns_plan_cursor_arrays(out->method);
     out->work_base = ((1u + cursor_arrays) * out->section_keys + 1u + 63u) / 64u * 64u;
     /* fenns sizes cells by density (one workgroup of particles each, see
      * grid_setup.comp); fenns-paper keeps the paper's largest grid. */
@@ -193,6 +196,26 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     return FENNS_SUCCESS;
 }
 
+uint32_t fenns_plan_cursor_arrays(fenns_method m) {
+    return m == FENNS_METHOD_FENNS ? 1u : m == FENNS_METHOD_RADIX ? 0u : 2u;
+}
+
+uint32_t fenns_plan_radix_passes(const fenns_plan *plan) {
+    /* Keys run to section_keys (absent particles); 4 bits a pass. */
+    uint32_t bits = 1;
+    while (bits < 32 && (plan->section_keys >> bits) != 0u) ++bits;
+    return (bits + FENNS_RADIX_BITS - 1u) / FENNS_RADIX_BITS;
+}
+
+uint64_t fenns_plan_radix_tiles(const fenns_plan *plan, uint32_t particle_count) {
+    uint64_t tile = (uint64_t)plan->workgroup_size * FENNS_RADIX_ITEMS;
+    return (particle_count + tile - 1u) / tile;
+}
+
+uint64_t fenns_plan_radix_histogram(const fenns_plan *plan, uint32_t particle_count) {
+    return FENNS_RADIX_DIGITS * fenns_plan_radix_tiles(plan, particle_count) + 1u;
+}
+
 uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range) {
     return (uint64_t)FENNS_INDEX_CHUNKS << (floor_pow2_u64(max_storage_buffer_range) - 2u);
 }
@@ -223,8 +246,13 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     FENNS_REGION_(perm, 4u * (n ? n : 1u))
     FENNS_REGION_(sort_tmp, plan->method == FENNS_METHOD_FENNS ? 4u * (n ? n : 1u) : 0u)
     uint64_t largest_scan = n + 1 > plan->section_keys + 1u ? n + 1 : plan->section_keys + 1u;
+    FENNS_REGION_(radix_histogram, plan->method == FENNS_METHOD_RADIX ? 4u * fenns_plan_radix_histogram(plan, particle_count) : 0u)
     FENNS_REGION_(scan_sums, fenns_plan_scan_sums_bytes(plan, largest_scan))
-    FENNS_REGION_(sorted, 16u * (n ? n : 1u))
+    /* radix: its sort's four arrays (keys and values, twice) lie here
+     * before the gather writes the sorted particles. */
+    uint64_t radix_arrays = plan->method == FENNS_METHOD_RADIX ? 4u * align_up(4u * (n ? n : 1u), align) : 0u;
+    uint64_t sorted = 16u * (n ? n : 1u);
+    FENNS_REGION_(sorted, sorted > radix_arrays ? sorted : radix_arrays)
 #undef FENNS_REGION_
     out->size = at;
     out->alignment = align;

@@ -58,8 +58,9 @@ typedef struct fenns_scratch_plan {
     fenns_region cells;       /* work_base + cell_capacity + 2 u32 */
     fenns_region perm;        /* n u32 */
     fenns_region sort_tmp;    /* n u32 (fenns only, size 0 otherwise) */
+    fenns_region radix_histogram; /* radix: digit counts of every tile (size 0 otherwise) */
     fenns_region scan_sums;   /* block sums of the largest scan */
-    fenns_region sorted;      /* n uvec4 */
+    fenns_region sorted;      /* n uvec4 (radix: also its sort's four u32 arrays, 256-byte aligned each) */
     uint64_t size;
     uint64_t alignment;
 } fenns_scratch_plan;
@@ -67,8 +68,18 @@ typedef struct fenns_scratch_plan {
 /* Errors: FENNS_ERROR_INVALID_ARGUMENT (radius, domain, count), FENNS_ERROR_TOO_LARGE,
  * FENNS_ERROR_UNSUPPORTED_DEVICE (limits below what the shaders need). */
 /* Whether a method searches one invocation per particle over whole grid
- * cells (counting, octant) rather than a local grid per coarse cell. */
+ * cells (counting, octant, radix) rather than a local grid per coarse cell. */
 int fenns_plan_walks_particles(fenns_method m);
+
+/* Cursor arrays in the cell tables: fenns 1 (left), fenns-paper, counting
+ * and octant 2 (left, right), radix 0. */
+uint32_t fenns_plan_cursor_arrays(fenns_method m);
+
+/* radix: digit passes of its sort, tiles of n keys, and histogram entries
+ * (FENNS_RADIX_DIGITS per tile, + 1 for the scan's total). */
+uint32_t fenns_plan_radix_passes(const fenns_plan *plan);
+uint64_t fenns_plan_radix_tiles(const fenns_plan *plan, uint32_t particle_count);
+uint64_t fenns_plan_radix_histogram(const fenns_plan *plan, uint32_t particle_count);
 
 /* Whether r is a usable radius: finite and > 0. */
 int fenns_plan_radius_ok(float r);

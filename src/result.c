@@ -17,6 +17,7 @@ const char *fenns_method_name(fenns_method method) {
     case FENNS_METHOD_FENNS_PAPER: return "fenns-paper";
     case FENNS_METHOD_COUNTING: return "counting";
     case FENNS_METHOD_OCTANT: return "octant";
+    case FENNS_METHOD_RADIX: return "radix";
     default: return NULL;
     }
 }

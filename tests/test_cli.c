@@ -315,7 +315,7 @@ static void check_run(const float *xyz_in, uint32_t n, float radius, const char 
         "    return vec4(float(s.count), float(s.min_j), float(s.max_j), float(i));\n"
         "}\n";
     static const char broken[] = "struct fenns_state { float x; };\n\n\nvoid fenns_init(inout fenns_state s) { oops; }\n";
-    const char *methods[4] = {"fenns", "fenns-paper", "counting", "octant"};
+    const char *methods[5] = {"fenns", "fenns-paper", "counting", "octant", "radix"};
     float *xyz = malloc(12u * n);
     uint64_t *ro = NULL;
     uint32_t *ri = NULL;
@@ -332,7 +332,7 @@ static void check_run(const float *xyz_in, uint32_t n, float radius, const char 
         free(xyz);
         return;
     }
-    for (int m = 0; m < 4; ++m) {
+    for (int m = 0; m < 5; ++m) {
         const char *out = path_of("values.f32");
         const char *a[] = {"run", "--input", path_of("run_points.f32"), "--radius", rtext, "--kernel",
                            path_of("count.glsl"), "--output", out, "--method", methods[m], NULL};
@@ -395,12 +395,12 @@ static void check_bench(void)
                        "--passes-csv", path_of("passes.csv"), "--plot", path_of("plot.svg"), NULL};
     run_result r = run_fenns(a);
     CHECK(r.status == 0, "bench: status %d: %s", r.status, r.err);
-    CHECK(count_lines(r.out) == 5 && strncmp(r.out, "method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,"
+    CHECK(count_lines(r.out) == 6 && strncmp(r.out, "method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,"
                                                   "csr_ms,kernel_ms,host_ms,gpu_mem_bytes,device\n", 110) == 0,
-          "bench: expected the header and 4 rows, got: %s", r.out);
+          "bench: expected the header and 5 rows, got: %s", r.out);
     const char *row = strchr(r.out, '\n');
-    const char *bench_methods[4] = {"fenns", "fenns-paper", "counting", "octant"};
-    for (int k = 0; k < 4 && row; ++k, row = strchr(row + 1, '\n')) {
+    const char *bench_methods[5] = {"fenns", "fenns-paper", "counting", "octant", "radix"};
+    for (int k = 0; k < 5 && row; ++k, row = strchr(row + 1, '\n')) {
         char f[128];
         CHECK(strcmp(csv_field(row + 1, 0, f, sizeof f), bench_methods[k]) == 0, "bench row %d method %s", k, f);
         double avg = atof(csv_field(row + 1, 5, f, sizeof f));
@@ -445,7 +445,7 @@ static void check_bench(void)
     const char *b1[] = {"bench", "--reps", "0", NULL};
     const char *b2[] = {"bench", "--scenario", "nope", NULL};
     const char *b3[] = {"bench", "--n", "-3", NULL};
-    const char *b4[] = {"bench", "--method", "radix", NULL};
+    const char *b4[] = {"bench", "--method", "Radix", NULL};
     const char *b5[] = {"bench", "--radius", "nan", NULL};
     const char *b6[] = {"profile", "--scenario", "all", NULL};
     const char *b7[] = {"bench", "--plot", path_of("no/such/dir/p.svg"), "--n", "1024", "--scenario", "s1",
@@ -453,7 +453,7 @@ static void check_bench(void)
     expect_error(b1, 2, "--reps");
     expect_error(b2, 2, "nope");
     expect_error(b3, 2, "--n");
-    expect_error(b4, 2, "not implemented");
+    expect_error(b4, 2, "unknown method 'Radix'");
     expect_error(b5, 2, "--radius");
     expect_error(b6, 2, "all");
     expect_error(b7, 1, "p.svg");
@@ -466,7 +466,7 @@ int main(int argc, char **argv)
     const float scene = 10.0f, radius = 1.8f; /* about 10 neighbours */
     float *xyz;
     char rtext[32];
-    const char *methods[4] = {"fenns", "fenns-paper", "counting", "octant"};
+    const char *methods[5] = {"fenns", "fenns-paper", "counting", "octant", "radix"};
 
     if (argc < 3) {
         fprintf(stderr, "usage: test_cli PATH_TO_FENNS TMPDIR\n");
@@ -506,7 +506,7 @@ int main(int argc, char **argv)
         const char *a5[] = {"neighbors", "--input", path_of("truncated.f32"), "--radius", "1", NULL};
         const char *a6[] = {"neighbors", "--input", path_of("malformed.xyz"), "--radius", "1", NULL};
         const char *a7[] = {"neighbors", "--input", good, "--radius", "1", "--method", "bogus", NULL};
-        const char *a8[] = {"neighbors", "--input", good, "--radius", "1", "--method", "radix", NULL};
+        const char *a8[] = {"neighbors", "--input", good, "--radius", "1", "--method", "", NULL};
         const char *a9[] = {"neighbors", "--input", good, NULL};
         const char *a10[] = {"neighbors", "--radius", "1", NULL};
         const char *a11[] = {"neighbors", "--input", good, "--radius", NULL};
@@ -526,7 +526,7 @@ int main(int argc, char **argv)
         expect_error(a5, 0, "truncated.f32");
         expect_error(a6, 0, "line 2");
         expect_error(a7, 2, "bogus");
-        expect_error(a8, 2, "not implemented");
+        expect_error(a8, 2, "unknown --method ''");
         expect_error(a9, 2, "--radius");
         expect_error(a10, 2, "--input");
         expect_error(a11, 2, "--radius");
@@ -560,7 +560,7 @@ int main(int argc, char **argv)
     {
         const char *files[3] = {"points.f32", "points.xyz", "points.ply"};
         for (int f = 0; f < 3; ++f)
-            for (int m = 0; m < 4; ++m) {
+            for (int m = 0; m < 5; ++m) {
                 char what[128];
                 const char *out = path_of("out.csr");
                 const char *a[] = {"neighbors", "--input", path_of(files[f]), "--radius", rtext,
@@ -576,7 +576,7 @@ int main(int argc, char **argv)
             }
     }
     /* text output */
-    for (int m = 0; m < 4; ++m) {
+    for (int m = 0; m < 5; ++m) {
         const char *a[] = {"neighbors", "--input", path_of("points.f32"), "--radius", rtext, "--method",
                            methods[m], "--output", "-", NULL};
         run_result r = run_fenns(a);

@@ -397,10 +397,12 @@ int main(void) {
     ok &= run_method(&g, FENNS_METHOD_FENNS_PAPER);
     ok &= run_method(&g, FENNS_METHOD_COUNTING);
     ok &= run_method(&g, FENNS_METHOD_OCTANT);
+    ok &= run_method(&g, FENNS_METHOD_RADIX);
     ok &= run_kernel(&g, FENNS_METHOD_FENNS);
     ok &= run_kernel(&g, FENNS_METHOD_FENNS_PAPER);
     ok &= run_kernel(&g, FENNS_METHOD_COUNTING);
     ok &= run_kernel(&g, FENNS_METHOD_OCTANT);
+    ok &= run_kernel(&g, FENNS_METHOD_RADIX);
     uint32_t problems = fenns_test_gpu_close(&g);
     return ok && problems == 0 && failures == 0 ? 0 : 1;
 }

@@ -199,7 +199,7 @@ int main(void) {
     check_against_reference("radius 2", xyz, 5000, 2.0f, &csr, 0);
     check_same_as_one_shot("radius 2", &info, &csr);
     /* The other methods, one searcher switching between them; sorted lists: the same bits as one-shot. */
-    for (int m = FENNS_METHOD_FENNS_PAPER; m <= FENNS_METHOD_OCTANT; ++m) {
+    for (int m = FENNS_METHOD_FENNS_PAPER; m <= FENNS_METHOD_RADIX; ++m) {
         char what[64];
         snprintf(what, sizeof what, "%s, clusters", fenns_method_name((fenns_method)m));
         info = info_for(spread, 9000, 0.7f, (fenns_method)m);

@@ -328,7 +328,7 @@ static void check_scene(const scene *s, int all_kernels) {
     kernel_case cases[3] = {{"stats", KERNEL_STATS, g_stats.code, g_stats.size},
                             {"sph_density", KERNEL_DENSITY, g_density.code, g_density.size},
                             {"mass_sum", KERNEL_MASS_SUM, fenns_kernel_mass_sum, sizeof fenns_kernel_mass_sum}};
-    for (int m = 0; m <= FENNS_METHOD_OCTANT; ++m)
+    for (int m = 0; m <= FENNS_METHOD_RADIX; ++m)
         for (int c = 0; c < (all_kernels ? 3 : 1); ++c) check_kernel(s, (fenns_method)m, &cases[c]);
     printf("  %-22s n=%-6u r=%g\n", s->name, s->n, (double)s->radius);
 }
@@ -506,7 +506,7 @@ static void check_loop_limit(void) {
     scene_init(&s, "300000-coincident", 300000);
     for (uint32_t i = 0; i < 3 * s.n; ++i) s.xyz[i] = 1.0f;
     s.radius = 0.5f;
-    for (int m = 0; m <= FENNS_METHOD_OCTANT; ++m) {
+    for (int m = 0; m <= FENNS_METHOD_RADIX; ++m) {
         kernel_run a;
         fenns_result r = run_kernel(&s, (fenns_method)m, g_stats.code, g_stats.size, 0, 0u, &a);
         CHECK(r == FENNS_SUCCESS, "%s: %s", s.name, fenns_result_string(r));

@@ -838,10 +838,10 @@ int main(void) {
     debug_stubs_missing = 0;
 
     ok &= EXPECT(fenns_context_create(&ci, &ctx) == FENNS_SUCCESS, "context with debug_utils");
-    for (int method = 0; ok && method <= FENNS_METHOD_OCTANT; ++method)
+    for (int method = 0; ok && method <= FENNS_METHOD_RADIX; ++method)
         for (int user_domain = 0; ok && user_domain < 2; ++user_domain)
             ok &= run_configuration(&g, ctx, (fenns_method)method, user_domain, xyz);
-    for (int method = 0; ok && method <= FENNS_METHOD_OCTANT; ++method) ok &= check_reorder(&g, ctx, (fenns_method)method, xyz);
+    for (int method = 0; ok && method <= FENNS_METHOD_RADIX; ++method) ok &= check_reorder(&g, ctx, (fenns_method)method, xyz);
     ok &= EXPECT(rec.names > 0 && rec.bad_names == 0, "%u pipelines named 'fenns: ...', %u otherwise", rec.names,
                 rec.bad_names);
 

@@ -307,7 +307,7 @@ int main(void) {
         base[k] = (float)(state >> 8) / 16777216.0f;
     }
     int ok = 1;
-    for (int method = 0; ok && method <= FENNS_METHOD_OCTANT; ++method)
+    for (int method = 0; ok && method <= FENNS_METHOD_RADIX; ++method)
         for (int box = 0; ok && box < 2; ++box) ok &= run_pipeline(&g, (fenns_method)method, box, base);
     if (ok) ok &= check_refusals(&g);
     uint32_t problems = fenns_test_gpu_close(&g);

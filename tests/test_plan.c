@@ -69,7 +69,7 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     if (method == FENNS_METHOD_FENNS) {
         CHECK(p.fine_max == FENNS_LOCAL_DIM_MAX && p.fine_cells == p.fine_max * p.fine_max * p.fine_max,
               "%s: local grid %u / %u", name, p.fine_max, p.fine_cells);
-    } else if (method == FENNS_METHOD_COUNTING || method == FENNS_METHOD_OCTANT) {
+    } else if (fenns_plan_walks_particles(method)) {
         /* cells of one margin (octant: two), about one a particle, no local grid */
         CHECK(p.fine_max == 3 && p.fine_cells == 1 && p.fine_reach == 1 &&
                   p.cell_margins == (method == FENNS_METHOD_OCTANT ? 2u : 1u),
@@ -85,11 +85,42 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     CHECK((16ull << p.chunk_shift16) <= l->max_storage_buffer_range && (4ull << p.chunk_shift4) <= l->max_storage_buffer_range,
           "%s: chunks exceed maxStorageBufferRange", name);
     CHECK((32ull << p.chunk_shift16) > l->max_storage_buffer_range, "%s: chunks not the largest power of two", name);
-    uint32_t cursor_arrays = p.method == FENNS_METHOD_FENNS ? 1u : 2u;
+    uint32_t cursor_arrays = p.method == FENNS_METHOD_FENNS ? 1u : p.method == FENNS_METHOD_RADIX ? 0u : 2u;
     CHECK(p.work_base >= (1u + cursor_arrays) * p.section_keys + 1u && p.work_base % 64u == 0, "%s: work table placement",
           name);
     printf("  %-8s %-11s wg %u fine %u cells %u sort %u shared %u\n", name, fenns_method_name(method),
            p.workgroup_size, p.fine_max, p.cell_capacity, p.sort_capacity, p.shared_bytes_max);
+}
+
+/* radix: enough 4-bit passes for every key (absent particles' included),
+ * a histogram of 16 entries a tile, and its sort's four 256-byte aligned
+ * u32 arrays inside the sorted region. */
+static void check_radix_scratch(void) {
+    fenns_plan p;
+    uint32_t ns[] = {0, 1, 1000, 4000000};
+    for (size_t k = 0; k < 4; ++k) {
+        fenns_pipeline_create_info i = info_for(1.0f, ns[k] ? ns[k] : 1u);
+        i.method = FENNS_METHOD_RADIX;
+        if (fenns_plan_make(&desktop, &i, &p) != FENNS_SUCCESS) {
+            CHECK(0, "radix plan for %u refused", ns[k]);
+            continue;
+        }
+        uint32_t passes = fenns_plan_radix_passes(&p);
+        CHECK((uint64_t)p.section_keys < (UINT64_C(1) << (FENNS_RADIX_BITS * passes)) &&
+                  (passes == 1 || p.section_keys >= (1u << (FENNS_RADIX_BITS * (passes - 1u)))),
+              "radix: %u passes for keys up to %u", passes, p.section_keys);
+        fenns_scratch_plan s;
+        fenns_plan_scratch(&p, ns[k], &s);
+        uint64_t n = ns[k] ? ns[k] : 1, tile = 8u * p.workgroup_size;
+        uint64_t array = (4u * n + 255u) / 256u * 256u;
+        CHECK(s.sorted.size >= 4u * array && s.sorted.size >= 16u * n, "radix: sorted region %llu for n %u",
+              (unsigned long long)s.sorted.size, ns[k]);
+        CHECK(s.radix_histogram.size == 4u * (16u * ((ns[k] + tile - 1u) / tile) + 1u) && s.radix_histogram.offset % 256 == 0,
+              "radix: histogram %llu for n %u", (unsigned long long)s.radix_histogram.size, ns[k]);
+        CHECK(s.radix_histogram.offset >= s.perm.offset + s.perm.size && s.scan_sums.offset >= s.radix_histogram.offset + s.radix_histogram.size,
+              "radix: histogram overlaps");
+        CHECK(s.sorted.offset + s.sorted.size <= s.size, "radix: sorted region past the scratch");
+    }
 }
 
 static void check_limits(void) {
@@ -187,7 +218,10 @@ int main(void) {
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_COUNTING);
     check_fits("mobile", &mobile, FENNS_METHOD_COUNTING);
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_OCTANT);
+    check_fits("lavapipe", &lavapipe, FENNS_METHOD_RADIX);
+    check_fits("mobile", &mobile, FENNS_METHOD_RADIX);
     check_limits();
+    check_radix_scratch();
     check_max_list_entries();
     check_scratch();
     float z[3] = {0, 0, 0}, s180[3] = {180, 180, 180}, flat[3] = {100, 100, 0.001f};

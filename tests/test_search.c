@@ -4,7 +4,7 @@
  * API (counts, fixed-capacity lists with overflow, permutation, determinism).
  * Runs with validation + synchronization validation; any message fails.
  *
- *   test_search --method fenns|fenns-paper|counting|octant [--quick] [--shared-memory BYTES]
+ *   test_search --method fenns|fenns-paper|counting|octant|radix [--quick] [--shared-memory BYTES]
  *   test_search --large      one set larger than maxStorageBufferRange
  */
 #include "check.h"
@@ -20,6 +20,8 @@
 
 static fenns_test_gpu g_gpu;
 static fenns_method g_method = FENNS_METHOD_FENNS;
+/* Methods whose permutation and list order are the same every run. */
+static int deterministic_method(void) { return g_method == FENNS_METHOD_FENNS || g_method == FENNS_METHOD_RADIX; }
 
 
 
@@ -236,10 +238,11 @@ static void check_permutation(const scene *s, const list_result *a) {
         }
     }
     free(seen);
-    /* fenns sorts every fine cell by original index: coincident particles
-     * (one fine cell) that end up side by side are in ascending order. */
+    /* fenns sorts every fine cell by original index, radix's stable sort
+     * keeps it in every cell: coincident particles (one cell) that end up
+     * side by side are in ascending order. */
     uint32_t unordered = 0;
-    for (uint32_t k = 0; g_method == FENNS_METHOD_FENNS && k + 1 < s->n; ++k) {
+    for (uint32_t k = 0; deterministic_method() && k + 1 < s->n; ++k) {
         uint32_t i = a->perm[k], j = a->perm[k + 1];
         if (i < s->n && j < s->n && memcmp(s->xyz + 3u * i, s->xyz + 3u * j, 12) == 0 && isfinite(s->xyz[3u * i]) &&
             isfinite(s->xyz[3u * i + 1]) && isfinite(s->xyz[3u * i + 2]))
@@ -294,7 +297,7 @@ static void check_fixed_order(const scene *s, uint32_t capacity, int sorted) {
           overflow);
     CHECK(a.status.max_neighbors == longest, "%s: max_neighbors %u, expected %u", s->name, a.status.max_neighbors,
           longest);
-    if (g_method == FENNS_METHOD_FENNS) {
+    if (deterministic_method()) {
         ok = run_lists(s, outputs, capacity, &b);
         CHECK(ok, "%s: second fixed run failed", s->name);
         if (ok) {
@@ -759,6 +762,7 @@ int main(int argc, char **argv) {
             else if (!strcmp(argv[i], "fenns-paper")) g_method = FENNS_METHOD_FENNS_PAPER;
             else if (!strcmp(argv[i], "counting")) g_method = FENNS_METHOD_COUNTING;
             else if (!strcmp(argv[i], "octant")) g_method = FENNS_METHOD_OCTANT;
+            else if (!strcmp(argv[i], "radix")) g_method = FENNS_METHOD_RADIX;
             else return fprintf(stderr, "unknown method %s\n", argv[i]), 2;
         } else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--large")) large = 1;

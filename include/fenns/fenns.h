@@ -216,10 +216,19 @@ typedef enum fenns_method {
      * its own alone on the secant plane), 8 cells of 8 r^3 instead of 27 of
      * r^3. Otherwise as counting. */
     FENNS_METHOD_OCTANT = 3,
+    /* Green's radix-sort grid, the papers' other baseline: counting's grid
+     * (cells of edge r, folded beyond the capacity), but the particles are
+     * placed by a stable GPU radix sort of (cell, index) pairs, 4 bits a
+     * pass, and each cell's start and end found where the sorted keys
+     * change; then counting's 27-cell walk. No atomics place anything, so
+     * the permutation and the list order are the same every run (particles
+     * of a cell in index order). Kernels run on it as on counting. No point
+     * sets. */
+    FENNS_METHOD_RADIX = 4,
     FENNS_METHOD_MAX_ENUM = 0x7FFFFFFF
 } fenns_method;
 
-/* Name as the CLI spells it ("fenns", "fenns-paper", "counting", "octant"), NULL for unknown. */
+/* Name as the CLI spells it ("fenns", "fenns-paper", "counting", "octant", "radix"), NULL for unknown. */
 const char *fenns_method_name(fenns_method method);
 
 /* A user neighbour kernel: fenns' search shader with the user's GLSL spliced

@@ -56,7 +56,7 @@ static void usage(FILE *out, int profile) {
             "Uniform sets: xorshift32 from 0x9E3779B9 ^ n, x, y, z in turn (state >> 8) * 2^-24 * scene.\n"
             "\n"
             "  --n N, --radius R   only that particle count / radius (any value)\n"
-            "  --method M          fenns, fenns-paper, counting, octant or all (default); radix: not yet\n"
+            "  --method M          fenns, fenns-paper, counting, octant, radix or all (default)\n"
             "  --passes            per-pass rows on stderr; --passes-csv F: to a file\n"
             "  --plot F.svg        GPU time against n per method, scenario and radius\n"
             "  --no-host           skip host_ms (left empty)\n"
@@ -179,11 +179,9 @@ static int parse_options(int argc, char **argv, int profile, options *o) {
     if (!o->method) o->method = profile ? "fenns" : "all";
     if (!known) return error_line("unknown scenario '%s' (s1, s2, s3, sph50, dam, cluster%s)", o->scenario,
                                   profile ? "" : " or all"), 0;
-    if (!strcmp(o->method, "radix"))
-        return error_line("method '%s' is not implemented yet", o->method), 0;
     if (strcmp(o->method, "fenns") && strcmp(o->method, "fenns-paper") && strcmp(o->method, "counting") &&
-        strcmp(o->method, "octant") && (profile || strcmp(o->method, "all")))
-        return error_line("unknown method '%s' (fenns, fenns-paper, counting, octant%s)", o->method,
+        strcmp(o->method, "octant") && strcmp(o->method, "radix") && (profile || strcmp(o->method, "all")))
+        return error_line("unknown method '%s' (fenns, fenns-paper, counting, octant, radix%s)", o->method,
                           profile ? "" : " or all"), 0;
     if (!o->scenario) o->scenario = profile ? "sph50" : "all";
     return 1;
@@ -234,8 +232,10 @@ static void close_device(run_state *st) {
 
 /* Runs every selected case; returns the number of rows printed, or -1 on a hard error. */
 static int run_cases(const options *o, int profile, run_state *st, bench_result *last) {
-    const fenns_method methods[] = {FENNS_METHOD_FENNS, FENNS_METHOD_FENNS_PAPER, FENNS_METHOD_COUNTING, FENNS_METHOD_OCTANT};
-    static const char *const sorted_labels[] = {"fenns:sorted", "fenns-paper:sorted", "counting:sorted", "octant:sorted"};
+    const fenns_method methods[] = {FENNS_METHOD_FENNS, FENNS_METHOD_FENNS_PAPER, FENNS_METHOD_COUNTING, FENNS_METHOD_OCTANT,
+                                    FENNS_METHOD_RADIX};
+    static const char *const sorted_labels[] = {"fenns:sorted", "fenns-paper:sorted", "counting:sorted", "octant:sorted",
+                                                "radix:sorted"};
     const int method_count = (int)(sizeof methods / sizeof methods[0]);
     uint32_t total = 0, done = 0;
     for (int pass = 0; pass < 2; ++pass)

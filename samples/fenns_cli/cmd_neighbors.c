@@ -29,8 +29,8 @@ static void usage(FILE *out)
             "                   numbers a line), .ply (ascii or binary_little_endian vertex x,y,z)\n"
             "  --radius R       search radius, finite and > 0\n"
             "  --method M       fenns (default; deterministic), fenns-paper (the published loop),\n"
-            "                   counting (Hoetzlein's grid, the papers' baseline) or octant (Morillo's\n"
-            "                   8 cells toward the particle's octant); radix: not implemented yet\n"
+            "                   counting (Hoetzlein's grid, the papers' baseline), octant (Morillo's\n"
+            "                   8 cells toward the particle's octant) or radix (Green's radix-sort grid)\n"
             "  --output F|-     F: binary CSR (\"FNNSCSR1\", u64 n, u64 m, u64 offsets[n+1], u32 indices[m],\n"
             "                   little-endian); -: text lines 'i: j1 j2 ...' on stdout.\n"
             "                   Without --output only a summary line is printed.\n"
@@ -288,10 +288,9 @@ static int parse_options(int argc, char **argv, int run, options *o)
             } else if (strcmp(val, "octant") == 0) {
                 o->method = FENNS_METHOD_OCTANT;
             } else if (strcmp(val, "radix") == 0) {
-                error_line("--method %s is not implemented yet (use fenns, fenns-paper, counting or octant)", val);
-                return FENNS_CLI_EXIT_USAGE;
+                o->method = FENNS_METHOD_RADIX;
             } else {
-                error_line("unknown --method '%s' (fenns, fenns-paper, counting, octant)", val);
+                error_line("unknown --method '%s' (fenns, fenns-paper, counting, octant, radix)", val);
                 return FENNS_CLI_EXIT_USAGE;
             }
             o->method_name = val;

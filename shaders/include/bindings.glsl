@@ -223,6 +223,26 @@ uint load_index(uvec2 i) {
 }
 #endif
 #endif
+// radix: the sort's keys (cell sections) and values (particle indices), read
+// from one pass's arrays (USE_RADIX_IN) and written to the next's
+// (USE_RADIX_OUT); each tile's digit counts (USE_RADIX_HISTOGRAM).
+#ifdef USE_RADIX_IN
+layout(std430, binding = FENNS_BINDING_RADIX_KEYS_IN) readonly buffer RadixKeysIn { uint radix_keys_in[]; };
+#ifndef RADIX_KEYS_ONLY
+layout(std430, binding = FENNS_BINDING_RADIX_VALUES_IN) readonly buffer RadixValuesIn { uint radix_values_in[]; };
+#endif
+#endif
+#ifdef USE_RADIX_OUT
+layout(std430, binding = FENNS_BINDING_RADIX_KEYS_OUT) writeonly buffer RadixKeysOut { uint radix_keys_out[]; };
+layout(std430, binding = FENNS_BINDING_RADIX_VALUES_OUT) writeonly buffer RadixValuesOut { uint radix_values_out[]; };
+#endif
+#ifdef USE_RADIX_HISTOGRAM
+layout(std430, binding = FENNS_BINDING_RADIX_HISTOGRAM) RADIX_HISTOGRAM_ACCESS buffer RadixHistogram { uint radix_histogram[]; };
+// Elements a workgroup sorts at once, in FENNS_RADIX_ITEMS rounds, and the
+// digit of a key in this pass (pc.mode: the pass's shift).
+uint radix_tile() { return gl_WorkGroupSize.x * FENNS_RADIX_ITEMS; }
+uint radix_digit(uint key) { return (key >> pc.mode) & (FENNS_RADIX_DIGITS - 1u); }
+#endif
 #ifdef USE_SORT_TMP
 layout(std430, binding = FENNS_BINDING_SORT_TMP) coherent buffer SortTmp { uint sort_tmp[]; };
 #endif

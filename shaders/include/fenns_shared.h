@@ -51,6 +51,13 @@
 #define FENNS_BINDING_CANDIDATE_CELLS 11
 #define FENNS_BINDING_CANDIDATE_PARAMS 13
 #define FENNS_BINDING_GRID_SOURCE 13
+/* radix (Green's grid): its sort's (key, value) pairs are read and written in
+ * slots no build uses otherwise, and each tile's digit counts in SCAN_SUMS'. */
+#define FENNS_BINDING_RADIX_KEYS_IN 11
+#define FENNS_BINDING_RADIX_KEYS_OUT 12
+#define FENNS_BINDING_RADIX_HISTOGRAM 13
+#define FENNS_BINDING_RADIX_VALUES_IN 14
+#define FENNS_BINDING_RADIX_VALUES_OUT 15
 #define FENNS_BINDING_COUNT 29
 
 /* Workgroup-size limits the shaders are written for. */
@@ -60,6 +67,9 @@
 #define FENNS_MAX_FINE_DIM 32   /* per axis of the local grid */
 #define FENNS_MAX_COARSE_DIM 1048576 /* grid cells per axis (2^20): grid coordinates keep 3
                                        fractional bits in float */
+#define FENNS_RADIX_BITS 4       /* radix: key bits sorted per pass (Green's sort, after Satish et al.) */
+#define FENNS_RADIX_DIGITS 16    /* 2^FENNS_RADIX_BITS */
+#define FENNS_RADIX_ITEMS 8      /* radix: keys per invocation of a tile */
 #define FENNS_MAX_EXTENT 1.0e37f  /* box extents and the margin are clamped to this, so that
                                      max - min overflowing float (a +-3e38 box) or a huge
                                      radius keeps every grid quantity finite and normal */

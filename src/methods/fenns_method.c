@@ -1,5 +1,6 @@
-/* The FENNS method: which passes a build and a search record, in which
- * order, with the buffers each touches, for the two variants; and the
+/* The methods: which passes a build and a search record, in which order,
+ * with the buffers each touches (every method shares the search; radix
+ * builds with its own sort); and the
  * argument checks of fenns_cmd_* and fenns_get_*_passes. */
 #include <string.h>
 
@@ -80,6 +81,18 @@ static void section_order_step(VkCommandBuffer cmd, fenns_pipeline p, const fenn
 }
 static void section_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_section_sort(cmd, p, &r->f); /* long sections only */
+}
+static void radix_keys_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_radix_keys(cmd, p, &r->f);
+}
+static void radix_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_radix_sort(cmd, p, &r->f);
+}
+static void radix_bounds_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_radix_bounds(cmd, p, &r->f);
+}
+static void radix_gather_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_radix_gather(cmd, p, &r->f);
 }
 static void search_work_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_search_work(cmd, p, &r->f);
@@ -167,6 +180,18 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
     build_step(s, info, 0, "grid setup", grid_setup_step, 256u);
     if (gpu_count) read_gpu_count(s, info);
     if (grid_source) fenns__access(&s->items[s->count - 1u], FENNS_RESOURCE_GRID_SOURCE, &info->grid_source, CS, R);
+    if (p->plan.method == FENNS_METHOD_RADIX) {
+        /* Green: keys, their sort (each digit pass reads keys and values
+         * twice and writes them once), the cells' runs, the gather. */
+        const uint64_t passes = fenns_plan_radix_passes(&p->plan);
+        build_step(s, info, 1, "radix keys", radix_keys_step, 24u * n);
+        build_step(s, info, 0, "radix sort", radix_sort_step, passes * 20u * n);
+        build_step(s, info, 0, "cell bounds", radix_bounds_step, 8u * n + 4u * keys);
+        build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);
+        build_step(s, info, 1, "gather", radix_gather_step, 36u * n);
+        build_step(s, info, 0, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity);
+        return 1;
+    }
     build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * keys);
     build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);
     build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);

@@ -47,6 +47,14 @@ void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns
 void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 
+/* radix's build passes (radix_passes.c), in place of the count, cursors and
+ * reorder: keys; the sort (every digit pass, barriers between); each key's
+ * count from the sorted keys (the cell scan follows); the gather. */
+void fenns__pass_radix_keys(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
+void fenns__pass_radix_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
+void fenns__pass_radix_bounds(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
+void fenns__pass_radix_gather(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
+
 /* Search passes (search_passes.c). */
 typedef struct fenns_outputs {
     fenns_buffer_range counts, offsets, indices;
