@@ -8,6 +8,9 @@
 #                                # sph50, and fenns-sph at 10^6 particles (sph_log.txt, frames)
 #   bash bench/h100_bench.sh c   # counting and octant (issue 10) beside fenns: sph50 1M-16M, s1,
 #                                # s3, dam, cluster at 4M, and their host path
+#   bash bench/h100_bench.sh r   # radix (issue 10) beside the others: sph50 1M/4M every method,
+#                                # radix at sph50 16M, cluster/dam 4M and the paper's s1/s2/s3
+#                                # sweeps; test_search --method radix on the GPU (search_radix.txt)
 #   bash bench/h100_bench.sh s   # the README's summary in one call: sph50 1M/4M both methods,
 #                                # fenns at 16M and at 2^26 in sorted order, s1/s3 4M, dam,
 #                                # cluster 4M, fenns-sph 10^6 and 4*10^6
@@ -63,6 +66,18 @@ elif [ "$part" = c ]; then
     bench --scenario s1 --n 4194304 --radius 0.2 --method counting
     bench --scenario sph50 --n 1048576 --method counting
     bench --scenario sph50 --n 1048576 --method octant
+elif [ "$part" = r ]; then
+    "$B/fenns" info > "$OUT/info.txt" 2>&1
+    bench --scenario sph50 --n 1048576 --no-host
+    bench --scenario sph50 --n 4194304 --no-host
+    bench --scenario sph50 --n 16777216 --method radix --no-host
+    bench --scenario cluster --n 4194304 --method radix --no-host
+    bench --scenario dam --n 4194304 --method radix --no-host
+    bench --scenario s1 --method radix --no-host
+    bench --scenario s2 --method radix --no-host
+    bench --scenario s3 --method radix --no-host
+    bench --scenario sph50 --n 1048576 --method radix
+    timeout 150 "$B/test_search" --method radix > "$OUT/search_radix.txt" 2>&1; echo "rc=$?" >> "$OUT/search_radix.txt"
 elif [ "$part" = k ]; then
     bench --scenario sph50 --n 1048576 --no-host
     bench --scenario sph50 --n 4194304 --no-host
