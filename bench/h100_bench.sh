@@ -11,6 +11,9 @@
 #   bash bench/h100_bench.sh r   # radix (issue 10) beside the others: sph50 1M/4M every method,
 #                                # radix at sph50 16M, cluster/dam 4M and the paper's s1/s2/s3
 #                                # sweeps; test_search --method radix on the GPU (search_radix.txt)
+#   bash bench/h100_bench.sh m   # auto's cost model (bench/fit_auto.py): uniform sets at the
+#                                # sph50 density, n 2^16..2^22, r 0.3..1.3 (1 to 108 neighbours),
+#                                # fenns, counting, octant and radix each on its own
 #   bash bench/h100_bench.sh s   # the README's summary in one call: sph50 1M/4M both methods,
 #                                # fenns at 16M and at 2^26 in sorted order, s1/s3 4M, dam,
 #                                # cluster 4M, fenns-sph 10^6 and 4*10^6
@@ -78,6 +81,15 @@ elif [ "$part" = r ]; then
     bench --scenario s3 --method radix --no-host
     bench --scenario sph50 --n 1048576 --method radix
     timeout 150 "$B/test_search" --method radix > "$OUT/search_radix.txt" 2>&1; echo "rc=$?" >> "$OUT/search_radix.txt"
+elif [ "$part" = m ]; then
+    "$B/fenns" info > "$OUT/info.txt" 2>&1
+    for n in 65536 262144 1048576 4194304; do
+        for r in 0.3 0.5 0.7 1 1.3; do
+            for m in fenns counting octant radix; do
+                bench --scenario sph50 --n $n --radius $r --method $m --no-host --reps 7
+            done
+        done
+    done
 elif [ "$part" = k ]; then
     bench --scenario sph50 --n 1048576 --no-host
     bench --scenario sph50 --n 4194304 --no-host

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pipeline.h"
+#include "method_choice.h"
 
 #include "domain_reduce.spv.h"
 #include "grid_setup.spv.h"
@@ -62,7 +63,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
     return table[pass];
 }
 
-static fenns_plan_limits plan_limits(fenns_context ctx) {
+fenns_plan_limits fenns__plan_limits(fenns_context ctx) {
     fenns_plan_limits l;
     l.shared_memory_budget = ctx->limits.shared_memory_budget;
     l.max_workgroup_invocations = ctx->limits.max_workgroup_invocations;
@@ -172,7 +173,19 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
         return FENNS_ERROR_INVALID_ARGUMENT;
     }
     fenns_plan plan;
-    fenns_plan_limits limits = plan_limits(context);
+    fenns_plan_limits limits = fenns__plan_limits(context);
+    fenns_pipeline_create_info resolved = *info;
+    if (info->method == FENNS_METHOD_AUTO) {
+        fenns_method_choice choice;
+        fenns_result chosen = fenns_choice_make(&limits, info, &choice);
+        if (chosen != FENNS_SUCCESS) {
+            fenns__log(context, FENNS_LOG_ERROR, "fenns_pipeline_create: auto: %s", choice.reason);
+            return chosen;
+        }
+        fenns__log(context, FENNS_LOG_INFO, "auto: %s", choice.reason);
+        resolved.method = choice.method;
+    }
+    info = &resolved;
     fenns_result result = fenns_plan_make(&limits, info, &plan);
     if (result != FENNS_SUCCESS) {
         if (result == FENNS_ERROR_TOO_LARGE)
@@ -243,6 +256,15 @@ void fenns_pipeline_get_plan(fenns_pipeline p, fenns_plan_summary *out) {
     out->workgroup_size = p->plan.workgroup_size;
     out->shared_memory_bytes = p->plan.shared_bytes_search;
     out->shared_histogram = p->plan.shared_histogram;
+    out->method = p->plan.method;
+}
+
+fenns_result fenns_choose_method(fenns_context context, const fenns_pipeline_create_info *info,
+                                 fenns_method_choice *out_choice) {
+    if (out_choice) memset(out_choice, 0, sizeof *out_choice);
+    if (!context || !info || !out_choice) return FENNS_ERROR_INVALID_ARGUMENT;
+    fenns_plan_limits limits = fenns__plan_limits(context);
+    return fenns_choice_make(&limits, info, out_choice);
 }
 
 void fenns_pipeline_get_scratch_requirements(fenns_pipeline p, uint32_t particle_count,

@@ -94,6 +94,9 @@ typedef struct fenns_bindings {
     fenns_descriptor_arena arena;
 } fenns_bindings;
 
+/* The device limits a plan depends on, from the context. */
+fenns_plan_limits fenns__plan_limits(fenns_context ctx);
+
 void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
 /* A buffer that may exceed maxStorageBufferRange, as `chunks` bindings of
  * 2^shift elements of `element` bytes. */

@@ -18,6 +18,7 @@ const char *fenns_method_name(fenns_method method) {
     case FENNS_METHOD_COUNTING: return "counting";
     case FENNS_METHOD_OCTANT: return "octant";
     case FENNS_METHOD_RADIX: return "radix";
+    case FENNS_METHOD_AUTO: return "auto";
     default: return NULL;
     }
 }

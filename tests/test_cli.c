@@ -466,7 +466,7 @@ int main(int argc, char **argv)
     const float scene = 10.0f, radius = 1.8f; /* about 10 neighbours */
     float *xyz;
     char rtext[32];
-    const char *methods[5] = {"fenns", "fenns-paper", "counting", "octant", "radix"};
+    const char *methods[6] = {"fenns", "fenns-paper", "counting", "octant", "radix", "auto"};
 
     if (argc < 3) {
         fprintf(stderr, "usage: test_cli PATH_TO_FENNS TMPDIR\n");
@@ -560,7 +560,7 @@ int main(int argc, char **argv)
     {
         const char *files[3] = {"points.f32", "points.xyz", "points.ply"};
         for (int f = 0; f < 3; ++f)
-            for (int m = 0; m < 5; ++m) {
+            for (int m = 0; m < 6; ++m) {
                 char what[128];
                 const char *out = path_of("out.csr");
                 const char *a[] = {"neighbors", "--input", path_of(files[f]), "--radius", rtext,
@@ -576,7 +576,7 @@ int main(int argc, char **argv)
             }
     }
     /* text output */
-    for (int m = 0; m < 5; ++m) {
+    for (int m = 0; m < 6; ++m) {
         const char *a[] = {"neighbors", "--input", path_of("points.f32"), "--radius", rtext, "--method",
                            methods[m], "--output", "-", NULL};
         run_result r = run_fenns(a);
@@ -595,6 +595,40 @@ int main(int argc, char **argv)
         fenns_reference_free(&ro, &ri);
         free(go);
         free(gi);
+        run_free(&r);
+    }
+    /* auto's pick and its reason, the plan of the pick */
+    printf("info\n");
+    {
+        const char *sparse[] = {"info", "--n", "8192", "--radius", "0.2", "--domain", "0,0,0,180,180,180", NULL};
+        const char *dense[] = {"info", "--n=262144", "--radius=2", "--domain=0,0,0,28,28,28", NULL};
+        const char *no_box[] = {"info", "--n", "100000", NULL};
+        const char *named[] = {"info", "--n", "1000", "--method", "radix", NULL};
+        const char *const *cases[4] = {sparse, dense, no_box, named};
+        const char *want[4][2] = {{"auto: picks octant: n 8192, r 0.2, ", "plan: method octant (auto's pick), radius 0.2, n 8192, domain 0,0,0 .. 180,180,180"},
+                                  {"auto: picks counting: n 262144, r 2, 400 expected neighbours", "plan: method counting (auto's pick)"},
+                                  {"auto: picks fenns: no caller's box", "plan: method fenns (auto's pick), radius 1, n 100000, domain computed on the GPU"},
+                                  {"auto: picks ", "plan: method radix, radius 1, n 1000"}};
+        for (int k = 0; k < 4; ++k) {
+            run_result r = run_fenns(cases[k]);
+            CHECK(r.status == 0 && strstr(r.out, want[k][0]) && strstr(r.out, want[k][1]),
+                  "info case %d: status %d, expected '%s' and '%s' in: %s%s", k, r.status, want[k][0], want[k][1], r.out, r.err);
+            run_free(&r);
+        }
+        const char *bad_method[] = {"info", "--method", "fastest", NULL};
+        const char *bad_domain[] = {"info", "--domain", "0,0,0,1,1", NULL};
+        expect_error(bad_method, 2, "unknown --method 'fastest'");
+        expect_error(bad_domain, 2, "--domain");
+    }
+    /* bench --method auto: one row, named after the pick */
+    {
+        const char *a[] = {"bench", "--scenario", "s1", "--n", "8192", "--radius", "8", "--reps", "1", "--method", "auto",
+                           "--no-host", NULL};
+        run_result r = run_fenns(a);
+        const char *row = r.out ? strchr(r.out, '\n') : NULL;
+        CHECK(r.status == 0 && count_lines(r.out) == 2 && row && strncmp(row + 1, "auto:", 5) == 0 &&
+                  strstr(r.err, "auto: n 8192, r 8, "),
+              "bench --method auto: status %d: %s%s", r.status, r.out, r.err);
         run_free(&r);
     }
     /* a domain that leaves points outside (still found exactly) */

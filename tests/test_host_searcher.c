@@ -207,6 +207,35 @@ int main(void) {
         check_against_reference(what, spread, 9000, 0.7f, &csr, 0);
         check_same_as_one_shot(what, &info, &csr);
     }
+    /* auto: exact, and the pick fenns_choose_method makes for the run's
+     * count, radius and box (the positions' own where none is given), at
+     * two densities; with point sets, fenns. */
+    for (int dense = 0; dense < 2; ++dense) {
+        float r = dense ? 3.0f : 0.3f;
+        info = info_for(spread, 9000, r, FENNS_METHOD_AUTO);
+        CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "auto, r %g", (double)r);
+        check_against_reference("auto", spread, 9000, r, &csr, 0);
+        check_same_as_one_shot("auto", &info, &csr);
+        fenns_pipeline_create_info pci = {.method = FENNS_METHOD_AUTO, .radius = r, .max_particles = 9000};
+        for (int a = 0; a < 3; ++a) pci.domain_min[a] = INFINITY, pci.domain_max[a] = -INFINITY;
+        for (uint32_t i = 0; i < 9000; ++i)
+            for (int a = 0; a < 3; ++a) {
+                float v = spread[3u * i + (uint32_t)a];
+                if (isfinite(v)) pci.domain_min[a] = fminf(pci.domain_min[a], v), pci.domain_max[a] = fmaxf(pci.domain_max[a], v);
+            }
+        fenns_method_choice choice;
+        CHECK(fenns_choose_method(g.context, &pci, &choice) == FENNS_SUCCESS && choice.expected_neighbors > 0.0f &&
+                  csr.method == choice.method && csr.method != FENNS_METHOD_AUTO,
+              "auto ran %s, fenns_choose_method picks %s (%s)", fenns_method_name(csr.method),
+              fenns_method_name(choice.method), choice.reason);
+        printf("  auto, clusters, r %g: %s\n", (double)r, choice.reason);
+    }
+    info = info_for(spread, 2000, 1.5f, FENNS_METHOD_AUTO);
+    info.candidate_positions = xyz;
+    info.candidate_count = 3000;
+    CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS && csr.method == FENNS_METHOD_FENNS,
+          "auto with point sets ran %s", fenns_method_name(csr.method));
+    check_point_sets("auto, point sets", spread, 2000, xyz, 3000, 1.5f, &csr, 0);
     info = info_for(spread, 9000, 0.7f, FENNS_METHOD_FENNS);
     for (int a = 0; a < 3; ++a) info.domain_min[a] = 5.0f, info.domain_max[a] = 20.0f; /* many points outside */
     CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "caller's domain");

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "method_choice.h"
 #include "fenns_shared.h"
 
 
@@ -123,6 +124,67 @@ static void check_radix_scratch(void) {
     }
 }
 
+/* auto: fenns without a box; with one, the cheapest prediction among the
+ * methods the device can plan, each prediction growing with n and with the
+ * expected neighbours; the plan's errors propagate. */
+static void check_method_choice(void) {
+    fenns_method_choice c;
+    fenns_pipeline_create_info i = info_for(1.0f, 1u << 20);
+    i.method = FENNS_METHOD_AUTO;
+    CHECK(fenns_choice_make(&desktop, &i, &c) == FENNS_SUCCESS && c.method == FENNS_METHOD_FENNS &&
+              c.expected_neighbors < 0.0f && strstr(c.reason, "no caller's box"),
+          "auto without a box: %s (%s)", fenns_method_name(c.method), c.reason);
+    struct { uint32_t n; float r, edge; fenns_method want; } cases[] = {
+        {8192, 0.2f, 180.0f, FENNS_METHOD_OCTANT},      /* s1: sparse and small */
+        {4194304, 1.0f, 70.6f, FENNS_METHOD_FENNS},     /* sph50 4M: 50 neighbours */
+        {4194304, 0.2f, 180.0f, FENNS_METHOD_FENNS},    /* s1 4M */
+        {262144, 2.0f, 28.0f, FENNS_METHOD_COUNTING},   /* 400 neighbours */
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        i = info_for(cases[k].r, cases[k].n);
+        i.method = FENNS_METHOD_AUTO;
+        for (int a = 0; a < 3; ++a) i.domain_min[a] = 0.0f, i.domain_max[a] = cases[k].edge;
+        CHECK(fenns_choice_make(&desktop, &i, &c) == FENNS_SUCCESS && c.method == cases[k].want,
+              "auto for n %u r %g: %s, expected %s (%s)", cases[k].n, (double)cases[k].r, fenns_method_name(c.method),
+              fenns_method_name(cases[k].want), c.reason);
+        double k_expected = cases[k].n / (double)(cases[k].edge * cases[k].edge * cases[k].edge) * 4.18879 *
+                            cases[k].r * cases[k].r * cases[k].r;
+        CHECK(fabs(c.expected_neighbors - k_expected) < 1e-3 * k_expected + 1e-9, "auto: %g expected neighbours, not %g",
+              (double)c.expected_neighbors, k_expected);
+        float best = INFINITY;
+        for (int m = 0; m < FENNS_METHOD_CHOICES; ++m) {
+            CHECK((m == FENNS_METHOD_FENNS_PAPER) == (c.predicted_ms[m] == 0.0f), "auto: method %d predicted %g", m,
+                  (double)c.predicted_ms[m]);
+            if (c.predicted_ms[m] > 0.0f) best = fminf(best, c.predicted_ms[m]);
+        }
+        CHECK(c.predicted_ms[c.method] == best, "auto: the pick is not the cheapest prediction");
+        fenns_method_choice more;
+        i.max_particles *= 2u;
+        fenns_choice_make(&desktop, &i, &more);
+        for (int m = 0; m < FENNS_METHOD_CHOICES; ++m)
+            CHECK(more.predicted_ms[m] >= c.predicted_ms[m], "auto: method %d cheaper with more particles", m);
+        i.max_particles /= 2u;
+        i.radius *= 1.5f;
+        fenns_choice_make(&desktop, &i, &more);
+        CHECK(more.expected_neighbors > c.expected_neighbors, "auto: a larger radius, fewer neighbours");
+        for (int m = 0; m < FENNS_METHOD_CHOICES; ++m)
+            CHECK(more.predicted_ms[m] >= c.predicted_ms[m], "auto: method %d cheaper with a larger radius", m);
+    }
+    /* A flat box counts its thin axis as the sphere's 2r. */
+    i = info_for(1.0f, 100000u);
+    float lo[3] = {0, 0, 0}, hi[3] = {100, 100, 0.001f};
+    memcpy(i.domain_min, lo, sizeof lo);
+    memcpy(i.domain_max, hi, sizeof hi);
+    CHECK(fabs(fenns_choice_expected_neighbors(&i) - 100000.0 / (100.0 * 100.0 * 2.0) * 4.18879) < 1e-2,
+          "auto: flat box expects %g", fenns_choice_expected_neighbors(&i));
+    i = info_for(1.0f, 40u << 20);
+    CHECK(fenns_choice_make(&lavapipe, &i, &c) == FENNS_ERROR_TOO_LARGE && strstr(c.reason, "no plan"),
+          "auto on too many particles: %s", c.reason);
+    i = info_for(-1.0f, 1000u);
+    CHECK(fenns_choice_make(&lavapipe, &i, &c) == FENNS_ERROR_INVALID_ARGUMENT, "auto with a negative radius");
+    CHECK(fenns_choice_make(NULL, &i, &c) == FENNS_ERROR_INVALID_ARGUMENT, "auto with no limits");
+}
+
 static void check_limits(void) {
     fenns_plan p;
     fenns_pipeline_create_info i = info_for(1.0f, 40u << 20); /* 40M: 640 MiB of vec4 on lavapipe's 4 x 128 MiB */
@@ -222,6 +284,7 @@ int main(void) {
     check_fits("mobile", &mobile, FENNS_METHOD_RADIX);
     check_limits();
     check_radix_scratch();
+    check_method_choice();
     check_max_list_entries();
     check_scratch();
     float z[3] = {0, 0, 0}, s180[3] = {180, 180, 180}, flat[3] = {100, 100, 0.001f};

@@ -225,10 +225,20 @@ typedef enum fenns_method {
      * of a cell in index order). Kernels run on it as on counting. No point
      * sets. */
     FENNS_METHOD_RADIX = 4,
+    /* Picks fenns, counting, octant or radix when the pipeline is made, by
+     * a cost model of each one's build + counts time fitted to H100
+     * benchmarks of uniform sets (bench/fit_auto.py), from max_particles,
+     * the radius and the caller's box (the expected neighbours: n / box
+     * volume * 4/3 pi r^3); without a box the density is unknown and it
+     * picks fenns. fenns_choose_method says what it picks and why; the
+     * pipeline is then that method (fenns_plan_summary.method). The model
+     * assumes evenly spread particles: clustered sets favour counting more
+     * than it predicts. Point sets need fenns: name it. */
+    FENNS_METHOD_AUTO = 5,
     FENNS_METHOD_MAX_ENUM = 0x7FFFFFFF
 } fenns_method;
 
-/* Name as the CLI spells it ("fenns", "fenns-paper", "counting", "octant", "radix"), NULL for unknown. */
+/* Name as the CLI spells it ("fenns", "fenns-paper", "counting", "octant", "radix", "auto"), NULL for unknown. */
 const char *fenns_method_name(fenns_method method);
 
 /* A user neighbour kernel: fenns' search shader with the user's GLSL spliced
@@ -280,8 +290,25 @@ typedef struct fenns_plan_summary {
     uint32_t workgroup_size;
     uint32_t shared_memory_bytes;   /* of the search workgroup */
     uint32_t shared_histogram;      /* 1: coarse counting in shared memory (paper) */
+    fenns_method method;            /* the pipeline's method (FENNS_METHOD_AUTO's pick) */
 } fenns_plan_summary;
 void fenns_pipeline_get_plan(fenns_pipeline pipeline, fenns_plan_summary *out_plan);
+
+/* What FENNS_METHOD_AUTO picks for a pipeline info (its method is not
+ * read), and why. Methods whose plan the device refuses are not
+ * candidates; fenns-paper never is (slower than fenns on every set
+ * measured). */
+#define FENNS_METHOD_CHOICES 5 /* predicted_ms entries: FENNS_METHOD_FENNS .. FENNS_METHOD_RADIX */
+typedef struct fenns_method_choice {
+    fenns_method method;                         /* the pick */
+    float expected_neighbors;                    /* from n, r and the caller's box; -1 without a box */
+    float predicted_ms[FENNS_METHOD_CHOICES];    /* build + counts per method (H100 model); 0: not predicted */
+    char reason[320];                            /* one line: the inputs, the predictions, the pick */
+} fenns_method_choice;
+/* Errors: as fenns_pipeline_create's plan (FENNS_ERROR_INVALID_ARGUMENT,
+ * FENNS_ERROR_TOO_LARGE where no candidate fits the device). */
+fenns_result fenns_choose_method(fenns_context context, const fenns_pipeline_create_info *info,
+                                 fenns_method_choice *out_choice);
 
 typedef struct fenns_buffer_range {
     VkBuffer buffer;
@@ -743,6 +770,8 @@ typedef struct fenns_host_csr {
     double search_ms;           /* counting + lists */
     double lists_ms;            /* the list-writing part of search_ms (0 with counts_only) */
     uint64_t gpu_memory_bytes;  /* device memory (device-local and host-visible) its searcher holds */
+    fenns_method method;        /* the method that ran (FENNS_METHOD_AUTO's pick: from the run's count,
+                                   radius and box, the positions' own box when none is given) */
     void *owner;                /* private: non-NULL when fenns_host_csr_free has memory to release */
 } fenns_host_csr;
 

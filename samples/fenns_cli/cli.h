@@ -10,6 +10,8 @@
 #ifndef FENNS_CLI_H
 #define FENNS_CLI_H
 
+#include <fenns/fenns.h>
+
 /* Exit statuses. */
 #define FENNS_CLI_EXIT_OK 0
 #define FENNS_CLI_EXIT_FAILURE 1 /* bad input file, device or search failure */
@@ -33,5 +35,13 @@ int fenns_cli_bench(int argc, char **argv);
 /* fenns profile [--scenario S] [--n N] [--radius R] [--method M] [--reps K] [--json F]:
  * per-pass table of one case. */
 int fenns_cli_profile(int argc, char **argv);
+
+/* "x0,y0,z0,x1,y1,z1" -> a box (min below max on every axis): 0, else 1 after
+ * printing the error line. */
+int fenns_cli_parse_domain(const char *s, float lo[3], float hi[3]);
+
+/* "fenns", "fenns-paper", "counting", "octant", "radix" or "auto" -> the
+ * method: 0, else 1 (nothing printed). */
+int fenns_cli_parse_method(const char *s, fenns_method *out);
 
 #endif /* FENNS_CLI_H */

@@ -56,7 +56,8 @@ static void usage(FILE *out, int profile) {
             "Uniform sets: xorshift32 from 0x9E3779B9 ^ n, x, y, z in turn (state >> 8) * 2^-24 * scene.\n"
             "\n"
             "  --n N, --radius R   only that particle count / radius (any value)\n"
-            "  --method M          fenns, fenns-paper, counting, octant, radix or all (default)\n"
+            "  --method M          fenns, fenns-paper, counting, octant, radix, auto (the row reads\n"
+            "                      auto:<its pick>) or all (default: every method but auto)\n"
             "  --passes            per-pass rows on stderr; --passes-csv F: to a file\n"
             "  --plot F.svg        GPU time against n per method, scenario and radius\n"
             "  --no-host           skip host_ms (left empty)\n"
@@ -180,8 +181,9 @@ static int parse_options(int argc, char **argv, int profile, options *o) {
     if (!known) return error_line("unknown scenario '%s' (s1, s2, s3, sph50, dam, cluster%s)", o->scenario,
                                   profile ? "" : " or all"), 0;
     if (strcmp(o->method, "fenns") && strcmp(o->method, "fenns-paper") && strcmp(o->method, "counting") &&
-        strcmp(o->method, "octant") && strcmp(o->method, "radix") && (profile || strcmp(o->method, "all")))
-        return error_line("unknown method '%s' (fenns, fenns-paper, counting, octant, radix%s)", o->method,
+        strcmp(o->method, "octant") && strcmp(o->method, "radix") && strcmp(o->method, "auto") &&
+        (profile || strcmp(o->method, "all")))
+        return error_line("unknown method '%s' (fenns, fenns-paper, counting, octant, radix, auto%s)", o->method,
                           profile ? "" : " or all"), 0;
     if (!o->scenario) o->scenario = profile ? "sph50" : "all";
     return 1;
@@ -232,10 +234,11 @@ static void close_device(run_state *st) {
 
 /* Runs every selected case; returns the number of rows printed, or -1 on a hard error. */
 static int run_cases(const options *o, int profile, run_state *st, bench_result *last) {
+    /* auto only by name: "all" runs the methods it picks among. */
     const fenns_method methods[] = {FENNS_METHOD_FENNS, FENNS_METHOD_FENNS_PAPER, FENNS_METHOD_COUNTING, FENNS_METHOD_OCTANT,
-                                    FENNS_METHOD_RADIX};
+                                    FENNS_METHOD_RADIX, FENNS_METHOD_AUTO};
     static const char *const sorted_labels[] = {"fenns:sorted", "fenns-paper:sorted", "counting:sorted", "octant:sorted",
-                                                "radix:sorted"};
+                                                "radix:sorted", "auto:sorted"};
     const int method_count = (int)(sizeof methods / sizeof methods[0]);
     uint32_t total = 0, done = 0;
     for (int pass = 0; pass < 2; ++pass)
@@ -250,7 +253,8 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                     if (!(r > 0.0f)) continue;
                     for (int m = 0; m < method_count; ++m) {
                         const char *method = fenns_method_name(methods[m]);
-                        if (strcmp(o->method, "all") && strcmp(o->method, method)) continue;
+                        if (strcmp(o->method, methods[m] == FENNS_METHOD_AUTO ? "auto" : "all") && strcmp(o->method, method))
+                            continue;
                         if (pass == 0) {
                             ++total;
                             continue;
@@ -273,6 +277,18 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                         const char *label = sorted_labels[m];
                         if (!o->sorted_order) label = method;
                         float scene = make_points(sc->name, n, r, xyz, c.domain_max);
+                        char auto_label[64];
+                        if (methods[m] == FENNS_METHOD_AUTO) { /* the row names the pick: auto:<method> */
+                            fenns_pipeline_create_info pci = {.method = FENNS_METHOD_AUTO, .radius = r, .max_particles = n};
+                            memcpy(pci.domain_max, c.domain_max, sizeof pci.domain_max);
+                            fenns_method_choice choice;
+                            if (fenns_choose_method(st->context, &pci, &choice) == FENNS_SUCCESS) {
+                                snprintf(auto_label, sizeof auto_label, "auto:%s%s", fenns_method_name(choice.method),
+                                         o->sorted_order ? ":sorted" : "");
+                                label = auto_label;
+                                fprintf(stderr, "  auto: %s\n", choice.reason);
+                            }
+                        }
                         bench_result res;
                         char why[256];
                         int failed = bench_case_run(st->headless, st->context, &c, &res, why, sizeof why);

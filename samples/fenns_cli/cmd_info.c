@@ -1,9 +1,10 @@
 /*
- * `fenns info [--device I] [--radius R] [--n N]`
+ * `fenns info [--device I] [--radius R] [--n N] [--domain x0,y0,z0,x1,y1,z1] [--method M]`
  *
- * Lists the Vulkan devices, opens the chosen one, and prints its fenns limits
- * and the plan fenns makes for a pipeline of radius R (default 1) and N
- * particles (default 1048576) with the domain computed on the GPU.
+ * Lists the Vulkan devices, opens the chosen one, and prints its fenns limits,
+ * what --method auto picks and why, and the plan fenns makes for a pipeline
+ * of method M (default: auto's pick), radius R (default 1) and N particles
+ * (default 1048576) in the box (default: computed on the GPU).
  * argv[0] is the command name ("info"); options follow.
  */
 #include <volk.h> /* before any header that includes vulkan.h: it sets VK_NO_PROTOTYPES */
@@ -103,9 +104,15 @@ static void print_limits(const fenns_device_limits *l, uint32_t queue_family)
 static void print_plan(const fenns_pipeline_create_info *pci, const fenns_plan_summary *p,
                        const fenns_memory_requirements *scratch)
 {
-    const char *method = fenns_method_name(pci->method);
-    printf("plan: method %s, radius %g, n %u, domain computed on the GPU\n", method ? method : "?",
-           (double)pci->radius, pci->max_particles);
+    const char *method = fenns_method_name(p->method);
+    printf("plan: method %s%s, radius %g, n %u, ", method ? method : "?",
+           pci->method == FENNS_METHOD_AUTO ? " (auto's pick)" : "", (double)pci->radius, pci->max_particles);
+    if (pci->domain_min[0] < pci->domain_max[0])
+        printf("domain %g,%g,%g .. %g,%g,%g\n", (double)pci->domain_min[0], (double)pci->domain_min[1],
+               (double)pci->domain_min[2], (double)pci->domain_max[0], (double)pci->domain_max[1],
+               (double)pci->domain_max[2]);
+    else
+        printf("domain computed on the GPU\n");
     printf("  coarse cells (capacity)     %u\n", p->coarse_cell_capacity);
     if (p->coarse_dims[0])
         printf("  coarse grid                 %u x %u x %u\n", p->coarse_dims[0], p->coarse_dims[1],
@@ -126,12 +133,15 @@ int fenns_cli_info(int argc, char **argv)
     int device_index = -1;
     float radius = 1.0f;
     uint32_t n = 1048576u;
+    float domain_min[3] = {0, 0, 0}, domain_max[3] = {0, 0, 0};
+    fenns_method method = FENNS_METHOD_AUTO;
 
     for (int i = 1; i < argc; ++i) {
         const char *arg = argv[i];
-        if (!is_option(arg, "--device") && !is_option(arg, "--radius") && !is_option(arg, "--n")) {
+        if (!is_option(arg, "--device") && !is_option(arg, "--radius") && !is_option(arg, "--n") &&
+            !is_option(arg, "--domain") && !is_option(arg, "--method")) {
             fprintf(stderr, "fenns: error: info: unknown option '%s' (usage: fenns info [--device I] "
-                            "[--radius R] [--n N])\n", arg);
+                            "[--radius R] [--n N] [--domain x0,y0,z0,x1,y1,z1] [--method M])\n", arg);
             return 2;
         }
         /* `--name value` or `--name=value` */
@@ -158,6 +168,15 @@ int fenns_cli_info(int argc, char **argv)
             radius = (float)r;
             if (!(radius > 0.0f)) { /* positive but below float's range */
                 fprintf(stderr, "fenns: error: --radius %s is too small for float32\n", v);
+                return 2;
+            }
+        } else if (is_option(arg, "--domain")) {
+            if (fenns_cli_parse_domain(v, domain_min, domain_max))
+                return 2;
+        } else if (is_option(arg, "--method")) {
+            if (fenns_cli_parse_method(v, &method)) {
+                fprintf(stderr, "fenns: error: unknown --method '%s' (fenns, fenns-paper, counting, octant, radix, "
+                                "auto)\n", v);
                 return 2;
             }
         } else if (!parse_u32(v, 1, UINT32_MAX, &n)) {
@@ -206,9 +225,18 @@ int fenns_cli_info(int argc, char **argv)
 
     fenns_pipeline_create_info pci;
     memset(&pci, 0, sizeof pci); /* all-zero domain: computed on the GPU */
-    pci.method = FENNS_METHOD_FENNS;
+    pci.method = method;
     pci.radius = radius;
     pci.max_particles = n;
+    memcpy(pci.domain_min, domain_min, sizeof domain_min);
+    memcpy(pci.domain_max, domain_max, sizeof domain_max);
+    fenns_method_choice choice;
+    r = fenns_choose_method(context, &pci, &choice);
+    if (r != FENNS_SUCCESS) {
+        info_fail(&log, "no plan for these parameters", r);
+        goto done;
+    }
+    printf("auto: picks %s: %s\n", fenns_method_name(choice.method), choice.reason);
     r = fenns_pipeline_create(context, &pci, &pipeline);
     if (r != FENNS_SUCCESS) {
         info_fail(&log, "no plan for these parameters", r);

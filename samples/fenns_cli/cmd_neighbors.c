@@ -30,7 +30,8 @@ static void usage(FILE *out)
             "  --radius R       search radius, finite and > 0\n"
             "  --method M       fenns (default; deterministic), fenns-paper (the published loop),\n"
             "                   counting (Hoetzlein's grid, the papers' baseline), octant (Morillo's\n"
-            "                   8 cells toward the particle's octant) or radix (Green's radix-sort grid)\n"
+            "                   8 cells toward the particle's octant), radix (Green's radix-sort grid) or\n"
+            "                   auto (picks one from n, R and the points' box; --stats says which)\n"
             "  --output F|-     F: binary CSR (\"FNNSCSR1\", u64 n, u64 m, u64 offsets[n+1], u32 indices[m],\n"
             "                   little-endian); -: text lines 'i: j1 j2 ...' on stdout.\n"
             "                   Without --output only a summary line is printed.\n"
@@ -102,7 +103,18 @@ static int parse_float(const char *s, float *out)
     return 0;
 }
 
-static int parse_domain(const char *s, float lo[3], float hi[3])
+int fenns_cli_parse_method(const char *s, fenns_method *out)
+{
+    for (int m = FENNS_METHOD_FENNS; m <= FENNS_METHOD_AUTO; ++m) {
+        if (strcmp(s, fenns_method_name((fenns_method)m)) == 0) {
+            *out = (fenns_method)m;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+int fenns_cli_parse_domain(const char *s, float lo[3], float hi[3])
 {
     float v[6];
     char part[128];
@@ -279,18 +291,8 @@ static int parse_options(int argc, char **argv, int run, options *o)
             o->radius = r;
             o->radius_text = val;
         } else if (strcmp(name, "--method") == 0) {
-            if (strcmp(val, "fenns") == 0) {
-                o->method = FENNS_METHOD_FENNS;
-            } else if (strcmp(val, "fenns-paper") == 0) {
-                o->method = FENNS_METHOD_FENNS_PAPER;
-            } else if (strcmp(val, "counting") == 0) {
-                o->method = FENNS_METHOD_COUNTING;
-            } else if (strcmp(val, "octant") == 0) {
-                o->method = FENNS_METHOD_OCTANT;
-            } else if (strcmp(val, "radix") == 0) {
-                o->method = FENNS_METHOD_RADIX;
-            } else {
-                error_line("unknown --method '%s' (fenns, fenns-paper, counting, octant, radix)", val);
+            if (fenns_cli_parse_method(val, &o->method)) {
+                error_line("unknown --method '%s' (fenns, fenns-paper, counting, octant, radix, auto)", val);
                 return FENNS_CLI_EXIT_USAGE;
             }
             o->method_name = val;
@@ -305,7 +307,7 @@ static int parse_options(int argc, char **argv, int run, options *o)
             }
             o->device = (int)d;
         } else if (strcmp(name, "--domain") == 0) {
-            if (parse_domain(val, o->domain_min, o->domain_max))
+            if (fenns_cli_parse_domain(val, o->domain_min, o->domain_max))
                 return FENNS_CLI_EXIT_USAGE;
             o->have_domain = 1;
         } else { /* --memory-budget */
@@ -353,7 +355,10 @@ static void print_stats(const options *o, uint32_t n, const fenns_host_csr *csr,
     fprintf(stderr, "fenns %s stats:\n", o->command);
     fprintf(stderr, "  %-18s %u\n", "n", n);
     fprintf(stderr, "  %-18s %.9g\n", "radius", (double)o->radius);
-    fprintf(stderr, "  %-18s %s\n", "method", o->method_name);
+    if (o->method == FENNS_METHOD_AUTO)
+        fprintf(stderr, "  %-18s auto (%s)\n", "method", fenns_method_name(csr->method));
+    else
+        fprintf(stderr, "  %-18s %s\n", "method", o->method_name);
     fprintf(stderr, "  %-18s %u\n", "invalid", st->invalid_count);
     fprintf(stderr, "  %-18s %llu\n", "total_neighbors", (unsigned long long)csr->total);
     fprintf(stderr, "  %-18s %.3f\n", "avg_neighbors", n ? (double)csr->total / (double)n : 0.0);
@@ -545,12 +550,15 @@ static int neighbors_or_run(int argc, char **argv, int run)
         goto done;
     }
 
+    char method_text[64]; /* auto names its pick */
+    snprintf(method_text, sizeof method_text, o.method == FENNS_METHOD_AUTO ? "auto (%s)" : "%s",
+             o.method == FENNS_METHOD_AUTO ? fenns_method_name(csr.method) : o.method_name);
     if (run) {
         if (write_values(o.output, csr.kernel_values, n))
             goto done;
         printf("%s: %u points, radius %.9g, method %s, kernel %s: %llu neighbours visited (%.3f per point), "
                "%u invalid -> %s\n",
-               o.input, n, (double)o.radius, o.method_name, o.kernel, (unsigned long long)csr.total,
+               o.input, n, (double)o.radius, method_text, o.kernel, (unsigned long long)csr.total,
                n ? (double)csr.total / (double)n : 0.0, csr.status.invalid_count, o.output);
         if (fflush(stdout) != 0) {
             error_line("write error on standard output: %s", strerror(errno));
@@ -563,7 +571,7 @@ static int neighbors_or_run(int argc, char **argv, int run)
         }
     } else {
         printf("%s: %u points, radius %.9g, method %s: %llu neighbours (%.3f per point), %u invalid\n", o.input,
-               n, (double)o.radius, o.method_name, (unsigned long long)csr.total,
+               n, (double)o.radius, method_text, (unsigned long long)csr.total,
                n ? (double)csr.total / (double)n : 0.0, csr.status.invalid_count);
         if (fflush(stdout) != 0) {
             error_line("write error on standard output: %s", strerror(errno));

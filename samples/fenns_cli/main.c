@@ -14,7 +14,7 @@ static void usage(FILE *out)
             "commands:\n"
             "  info        devices, limits, chosen plan\n"
             "  neighbors   fixed-radius neighbour lists of a point file:\n"
-            "              fenns neighbors --input F --radius R [--method fenns|fenns-paper|counting|octant|radix]\n"
+            "              fenns neighbors --input F --radius R [--method fenns|fenns-paper|counting|octant|radix|auto]\n"
             "                              [--output F|-] [--device I] [--domain x0,y0,z0,x1,y1,z1] [--stats]\n"
             "  run         a user neighbour kernel (GLSL) on every point of a file:\n"
             "              fenns run --input F --radius R --kernel K.glsl --output OUT.f32 [...]\n"

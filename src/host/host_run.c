@@ -1,8 +1,10 @@
 /* One run of a host searcher: pack, submit 1 (upload, build, count), read
  * the exact list size, submit 2 (lists), hand out the mapped readback. */
+#include <math.h>
 #include <string.h>
 
 #include "host_searcher.h"
+#include "method_choice.h"
 #include "passes/passes.h"
 
 static fenns_buffer_range whole(const fenns_host_buffer *b) { return (fenns_buffer_range){b->buffer, 0, b->size}; }
@@ -378,7 +380,46 @@ static fenns_result run(fenns_host_searcher s, const fenns_host_search_info *inf
     out->counts = (uint32_t *)(void *)(readback + rs.layout.counts);
     out->status = status;
     out->gpu_memory_bytes = fenns__host_searcher_memory(s);
+    out->method = info->method;
     return FENNS_SUCCESS;
+}
+
+/* FENNS_METHOD_AUTO on the host path: the choice for this run's count,
+ * radius and box, the box taken from the positions themselves where the
+ * caller gives none (the host has them, a pipeline does not). Point sets
+ * take fenns, the one method that has them. */
+static fenns_method host_auto_method(fenns_host_searcher s, const fenns_host_search_info *info) {
+    if (info->candidate_positions) return FENNS_METHOD_FENNS;
+    fenns_pipeline_create_info pci = {0};
+    pci.method = FENNS_METHOD_AUTO;
+    pci.radius = info->radius;
+    pci.max_particles = info->particle_count ? info->particle_count : 1u;
+    if (fenns_plan_domain_given(info->domain_min, info->domain_max)) {
+        memcpy(pci.domain_min, info->domain_min, sizeof pci.domain_min);
+        memcpy(pci.domain_max, info->domain_max, sizeof pci.domain_max);
+    } else {
+        size_t stride = info->stride ? info->stride : 3u * sizeof(float);
+        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+        for (uint32_t i = 0; i < info->particle_count; ++i) {
+            float p[3];
+            memcpy(p, (const char *)info->positions + (size_t)i * stride, sizeof p);
+            if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) continue;
+            for (int a = 0; a < 3; ++a) {
+                lo[a] = fminf(lo[a], p[a]);
+                hi[a] = fmaxf(hi[a], p[a]);
+            }
+        }
+        for (int a = 0; a < 3; ++a) { /* a flat or empty axis: the sphere's own extent */
+            if (!(lo[a] <= hi[a])) lo[a] = hi[a] = 0.0f;
+            pci.domain_min[a] = lo[a];
+            pci.domain_max[a] = hi[a] > lo[a] ? hi[a] : lo[a] + 2.0f * info->radius;
+        }
+    }
+    fenns_plan_limits limits = fenns__plan_limits(s->ctx);
+    fenns_method_choice choice;
+    if (fenns_choice_make(&limits, &pci, &choice) != FENNS_SUCCESS) return FENNS_METHOD_FENNS; /* the run names the error */
+    fenns__log(s->ctx, FENNS_LOG_INFO, "auto: %s", choice.reason);
+    return choice.method;
 }
 
 fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_host_search_info *info,
@@ -395,8 +436,9 @@ fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_h
                               ? "candidate_count is set but candidate_positions is null"
                           : info->candidate_positions && info->candidate_stride && info->candidate_stride < 3u * sizeof(float)
                               ? "candidate_stride < 12 bytes"
-                          : info->candidate_positions && info->method != FENNS_METHOD_FENNS
-                              ? "candidate_positions (point sets) need the fenns method"
+                          : info->candidate_positions && info->method != FENNS_METHOD_FENNS &&
+                                    info->method != FENNS_METHOD_AUTO
+                              ? "candidate_positions (point sets) need the fenns method (or auto, which then picks it)"
                               : NULL;
     if (bad_set) {
         fenns__log(searcher->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: %s", bad_set);
@@ -412,7 +454,9 @@ fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_h
         fenns__log(searcher->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: %s", bad);
         return FENNS_ERROR_INVALID_ARGUMENT;
     }
-    fenns_result r = run(searcher, info, out);
+    fenns_host_search_info resolved = *info;
+    if (info->method == FENNS_METHOD_AUTO) resolved.method = host_auto_method(searcher, info);
+    fenns_result r = run(searcher, &resolved, out);
     if (r != FENNS_SUCCESS) memset(out, 0, sizeof *out);
     return r;
 }
