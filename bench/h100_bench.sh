@@ -14,6 +14,8 @@
 #   bash bench/h100_bench.sh m   # auto's cost model (bench/fit_auto.py): uniform sets at the
 #                                # sph50 density, n 2^16..2^22, r 0.3..1.3 (1 to 108 neighbours),
 #                                # fenns, counting, octant and radix each on its own
+#   bash bench/h100_bench.sh p   # the paper's s1 and s3 sweeps with every method, plotted, and
+#                                # auto's picks on sph50 1M/4M, s1/s3 at 5*10^5 and 4M, cluster 4M
 #   bash bench/h100_bench.sh s   # the README's summary in one call: sph50 1M/4M both methods,
 #                                # fenns at 16M and at 2^26 in sorted order, s1/s3 4M, dam,
 #                                # cluster 4M, fenns-sph 10^6 and 4*10^6
@@ -81,6 +83,14 @@ elif [ "$part" = r ]; then
     bench --scenario s3 --method radix --no-host
     bench --scenario sph50 --n 1048576 --method radix
     timeout 150 "$B/test_search" --method radix > "$OUT/search_radix.txt" 2>&1; echo "rc=$?" >> "$OUT/search_radix.txt"
+elif [ "$part" = p ]; then
+    "$B/fenns" info --n 4194304 --radius 1 --domain 0,0,0,70.57,70.57,70.57 > "$OUT/info.txt" 2>&1
+    "$B/fenns" bench --scenario s1 --n 524288 --method all --no-host > /dev/null 2>&1  # warm-up: clocks up
+    bench --scenario s1 --method all --no-host --plot "$OUT/plot_s1.svg"
+    bench --scenario s3 --method all --no-host --plot "$OUT/plot_s3.svg"
+    for n in 1048576 4194304; do bench --scenario sph50 --n $n --method auto --no-host; done
+    for s in s1 s3; do for n in 524288 4194304; do bench --scenario $s --n $n --method auto --no-host; done; done
+    bench --scenario cluster --n 4194304 --method auto --no-host
 elif [ "$part" = m ]; then
     "$B/fenns" info > "$OUT/info.txt" 2>&1
     for n in 65536 262144 1048576 4194304; do
