@@ -281,7 +281,14 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
         float gz = cell_gap(int(z - lo.z) - int(reach), t.frac.z) * t.scale.z;
         for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
             float gy = cell_gap(int(y - lo.y) - int(reach), t.frac.y) * t.scale.y;
+#ifdef FENNS_TRIM_BOX
+            // Experiment (-DFENNS_SHADER_DEFINES=-DFENNS_TRIM_BOX): Morillo's
+            // octant choice made per axis, i.e. every cell of the sphere's
+            // bounding box; the chords above visit a subset of it.
+            float rest = gz <= 1.0 && gy <= 1.0 ? 1.0 : -1.0;
+#else
             float rest = 1.0 - gz * gz - gy * gy;
+#endif
             if (rest < 0.0) continue;
             float chord = sqrt(rest) / t.scale.x; // half the row's reach, in fine cells
             uint x0 = lo.x + uint(clamp(floor(t.frac.x - chord), -side, side) + side);
