@@ -16,6 +16,8 @@
 #                                # fenns, counting, octant and radix each on its own
 #   bash bench/h100_bench.sh p   # the paper's s1 and s3 sweeps with every method, plotted, and
 #                                # auto's picks on sph50 1M/4M, s1/s3 at 5*10^5 and 4M, cluster 4M
+#   bash bench/h100_bench.sh g   # counting, octant and radix on the paper's baseline grids
+#                                # (--paper-grid: Table 4's 90/r cells per axis), s1 and s3
 #   bash bench/h100_bench.sh s   # the README's summary in one call: sph50 1M/4M both methods,
 #                                # fenns at 16M and at 2^26 in sorted order, s1/s3 4M, dam,
 #                                # cluster 4M, fenns-sph 10^6 and 4*10^6
@@ -91,6 +93,12 @@ elif [ "$part" = p ]; then
     for n in 1048576 4194304; do bench --scenario sph50 --n $n --method auto --no-host; done
     for s in s1 s3; do for n in 524288 4194304; do bench --scenario $s --n $n --method auto --no-host; done; done
     bench --scenario cluster --n 4194304 --method auto --no-host
+elif [ "$part" = g ]; then
+    "$B/fenns" bench --scenario s1 --n 524288 --method counting --no-host > /dev/null 2>&1  # warm-up: clocks up
+    for m in counting octant radix; do
+        bench --scenario s1 --method $m --paper-grid --no-host
+        bench --scenario s3 --method $m --paper-grid --no-host
+    done
 elif [ "$part" = m ]; then
     "$B/fenns" info > "$OUT/info.txt" 2>&1
     for n in 65536 262144 1048576 4194304; do

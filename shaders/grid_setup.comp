@@ -108,6 +108,9 @@ void main() {
         // The paper's rule: the largest grid that fits the cell tables, of
         // cells at least one margin wide (octant: two, Morillo's 2R).
         h = float(max(pc.mode, 1u)) * margin;
+        // grid_size: the caller's cell count along the longest axis (the
+        // paper's baseline grids), never below the method's own edge.
+        if (pc.grid_size != 0u) h = max(h, max(extent.x, max(extent.y, extent.z)) / float(pc.grid_size));
         // Half-margin fine cells pay off only where a margin^3 holds several particles.
         reach = density * margin * margin * margin >= 4.0 ? pc.fine_reach : 1u;
         widest = max(h, (float(pc.fine_max) / float(reach) - 2.0) * margin);

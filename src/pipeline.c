@@ -188,7 +188,7 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     info = &resolved;
     fenns_result result = fenns_plan_make(&limits, info, &plan);
     if (result != FENNS_SUCCESS) {
-        if (result == FENNS_ERROR_TOO_LARGE)
+        if (result == FENNS_ERROR_TOO_LARGE && !plan.problem)
             fenns__log(context, FENNS_LOG_ERROR, "%u particles exceed the %llu this device can address",
                        info->max_particles, (unsigned long long)plan.max_particles_addressable);
         else

@@ -66,6 +66,9 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     int given = fenns_plan_domain_given(info->domain_min, info->domain_max);
     const char *domain = given ? fenns_plan_domain_problem(info->domain_min, info->domain_max) : NULL;
     if (domain) FENNS_PLAN_REJECT_(domain);
+    if (info->grid_size && !fenns_plan_walks_particles(info->method))
+        FENNS_PLAN_REJECT_("grid_size is for the counting, octant and radix methods");
+    if (info->grid_size && !given) FENNS_PLAN_REJECT_("grid_size needs the caller's box (domain_min, domain_max)");
 #undef FENNS_PLAN_REJECT_
     if (limits->max_workgroup_invocations < 64 || limits->shared_memory_budget < 16384 ||
         limits->max_storage_buffer_range < 65536 || limits->max_workgroup_count_x < 65535) {
@@ -121,6 +124,10 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
         out->shared_bytes_search = search_paper_shared(out->fine_cells);
     }
 
+    out->cell_margins = out->method == FENNS_METHOD_OCTANT ? 2u : 1u;
+    /* fenns: fine cells down to half the margin and a 5^3 stencil test about
+     * 3x fewer candidates per query than the paper's 3^3 of full-margin cells. */
+    out->fine_reach = out->method == FENNS_METHOD_FENNS ? FENNS_FINE_REACH_MAX : 1u;
     /* Coarse grid: the paper's "largest grid that fits in shared memory", so
      * Algorithm 1 can count in a shared histogram of its 2 sections per cell.
      * fenns splits cells into up to FENNS_SECTIONS_FINE fine cells and gives
@@ -136,14 +143,35 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
         uint64_t most = (UINT64_C(1) << 27) / out->sections;
         if (wanted > cells) cells = wanted > most ? most : wanted;
     } else if (fenns_plan_walks_particles(out->method)) {
-        /* Hoetzlein's grid covers the domain in cells of edge r (the paper's
-         * Table 4: up to 450^3); here the table holds about one cell per
-         * particle and larger grids fold onto it, which bounds the memory
-         * (24 bytes a cell) and keeps a folded cell's extra candidates near
-         * one per neighbour cell on average. */
+        /* Hoetzlein's grid covers the domain in cells of edge r; here the
+         * table holds about one cell per particle and larger grids fold onto
+         * it, which bounds the memory (24 bytes a cell) and keeps a folded
+         * cell's extra candidates near one per neighbour cell on average.
+         * grid_size asks for the paper's own (Table 4: up to 450^3), below. */
         uint64_t wanted = (uint64_t)info->max_particles + 27u;
         uint64_t most = (UINT64_C(1) << 27) / out->sections;
         if (wanted > cells) cells = wanted > most ? most : wanted;
+    }
+    /* The cell tables are bound whole, so they stay within
+     * maxStorageBufferRange (counting's cell a particle would pass lavapipe's
+     * 128 MiB from about 5M particles); a smaller table only folds more. */
+    uint32_t cursor_arrays = fenns_plan_cursor_arrays(out->method);
+    uint64_t table_words = limits->max_storage_buffer_range / 4u;
+    uint64_t by_range = (table_words - (1u + cursor_arrays) - 66u) / ((1u + cursor_arrays) * out->sections + 1u);
+    if (cells > by_range) cells = by_range;
+    if (info->grid_size) {
+        /* The paper's baseline grid: every cell of the caller's box in the table. */
+        out->grid_size = info->grid_size;
+        uint32_t dims[3], table[3];
+        out->cell_capacity = UINT32_MAX; /* the grid's own dimensions, unfolded */
+        fenns_plan_coarse_dims(out, info->domain_min, info->domain_max, dims, table);
+        uint64_t grid_cells = (uint64_t)dims[0] * dims[1] * dims[2];
+        uint64_t most = (UINT64_C(1) << 27) / out->sections;
+        if (grid_cells > most || grid_cells > by_range) {
+            out->problem = "grid_size: the grid has more cells than this device's cell tables hold";
+            return FENNS_ERROR_TOO_LARGE;
+        }
+        cells = grid_cells > 27u ? grid_cells : 27u;
     }
     out->cell_capacity = (uint32_t)cells; /* >= 151 with 16 KiB, so a folded table keeps >= 5 per axis */
     out->section_keys = out->cell_capacity * out->sections + 1u;
@@ -152,15 +180,10 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
      * (fenns-paper's inner sections fill from the right; fenns has none;
      * radix places particles by its sort, with no cursor), then the work
      * table. */
-    uint32_t cursor_arrays = fenns_plan_cursor_arrays(out->method);
     out->work_base = ((1u + cursor_arrays) * out->section_keys + 1u + 63u) / 64u * 64u;
     /* fenns sizes cells by density (one workgroup of particles each, see
      * grid_setup.comp); fenns-paper keeps the paper's largest grid. */
     out->cell_occupancy = out->method == FENNS_METHOD_FENNS ? out->workgroup_size : 0u;
-    out->cell_margins = out->method == FENNS_METHOD_OCTANT ? 2u : 1u;
-    /* fenns: fine cells down to half the margin and a 5^3 stencil test about
-     * 3x fewer candidates per query than the paper's 3^3 of full-margin cells. */
-    out->fine_reach = out->method == FENNS_METHOD_FENNS ? FENNS_FINE_REACH_MAX : 1u;
 
     /* (section, value) pairs, 8 bytes each; 2048 covers a density-sized cell
      * many times over while leaving room for several workgroups per SM. */
@@ -287,6 +310,7 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
     if (plan->sections == FENNS_SECTIONS_PAPER) {
         uint32_t reach = density * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;
         h = (float)plan->cell_margins * margin;
+        if (plan->grid_size) h = fmaxf(h, fmaxf(extent[0], fmaxf(extent[1], extent[2])) / (float)plan->grid_size);
         widest = fmaxf(h, ((float)plan->fine_max / (float)reach - 2.0f) * margin);
     } else {
         uint32_t reach = density * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;

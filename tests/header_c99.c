@@ -33,7 +33,7 @@ static void header_c99_log(fenns_log_level level, const char *message, void *use
 void header_c99_use(VkCommandBuffer cmd, fenns_context context);
 void header_c99_use(VkCommandBuffer cmd, fenns_context context)
 {
-    fenns_pipeline_create_info info = {FENNS_METHOD_FENNS, 1.0f, 1024u, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, NULL};
+    fenns_pipeline_create_info info = {FENNS_METHOD_FENNS, 1.0f, 1024u, {0.0f, 0.0f, 0.0f}, {0.0f, 0.0f, 0.0f}, NULL, 0u};
     fenns_pipeline pipeline = NULL;
     fenns_memory_requirements req;
     fenns_scratch_layout layout;

@@ -631,6 +631,19 @@ int main(int argc, char **argv)
               "bench --method auto: status %d: %s%s", r.status, r.out, r.err);
         run_free(&r);
     }
+    /* bench --paper-grid: the baselines on the paper's 90/r cells per axis, named so, no host time */
+    {
+        const char *a[] = {"bench", "--scenario", "s1", "--n", "8192", "--radius", "1", "--reps", "1", "--method", "radix",
+                           "--paper-grid", NULL};
+        run_result r = run_fenns(a);
+        const char *row = r.out ? strchr(r.out, '\n') : NULL;
+        char f[64] = "";
+        CHECK(r.status == 0 && count_lines(r.out) == 2 && row && strncmp(row + 1, "radix:paper-grid,s1,8192,1,", 27) == 0 &&
+                  csv_field(row + 1, 10, f, sizeof f) && f[0] == '\0' &&
+                  strtoull(csv_field(row + 1, 11, f, sizeof f), NULL, 10) > 12u * 90u * 90u * 90u,
+              "bench --paper-grid: status %d: %s%s", r.status, r.out, r.err);
+        run_free(&r);
+    }
     /* a domain that leaves points outside (still found exactly) */
     {
         const char *out = path_of("domain.csr");

@@ -3,8 +3,9 @@
  * radius and the box from one build to the next without re-creating the
  * pipeline.
  *
- * For both methods, on a pipeline with a GPU-computed box and on one with a
- * caller's box: six frames recorded back to back in one command buffer,
+ * For every method, on a pipeline with a GPU-computed box and on one with a
+ * caller's box (counting, octant, radix: also on the paper's grid of
+ * grid_size cells): six frames recorded back to back in one command buffer,
  * under validation and synchronization validation, one scratch for all of
  * them (a barrier between frames, as an engine reusing its scratch puts
  * one), each frame with its own moved positions, radius (the pipeline's,
@@ -20,6 +21,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "plan.h"
 #include "gpu_test.h"
 #include "reference.h"
 
@@ -84,7 +86,8 @@ static int has_pass(const fenns_pass_info *passes, uint32_t count, const char *n
 static int run_pipeline(fenns_test_gpu *g, fenns_method method, int pipeline_box, const float *base) {
     int ok = 1;
     char what[96];
-    snprintf(what, sizeof what, "%s, %s box", fenns_method_name(method), pipeline_box ? "caller's" : "GPU");
+    snprintf(what, sizeof what, "%s, %s box", fenns_method_name(method),
+             pipeline_box == 2 ? "caller's grid_size 6" : pipeline_box ? "caller's" : "GPU");
     fenns_pipeline_create_info pi = {0};
     pi.method = method;
     pi.radius = PIPELINE_RADIUS;
@@ -94,6 +97,9 @@ static int run_pipeline(fenns_test_gpu *g, fenns_method method, int pipeline_box
             pi.domain_min[a] = -0.1f;
             pi.domain_max[a] = 1.1f;
         }
+    /* The paper's baseline grid: 6^3 cells of 0.2 (2.5 margins), unfolded;
+     * frames with a larger radius or their own box still fold as needed. */
+    if (pipeline_box == 2) pi.grid_size = 6;
     fenns_pipeline pipe = NULL;
     fenns_test_buffer scratch = {0};
     frame_buffers fb[FRAMES];
@@ -213,6 +219,13 @@ static int run_pipeline(fenns_test_gpu *g, fenns_method method, int pipeline_box
                       (double)st.domain_min[a], (double)st.domain_max[a], (double)lo, (double)hi);
             }
         }
+        /* grid_size 6: the pipeline's box in 6^3 cells where the frame's radius allows (cells of 0.2
+         * hold 0.15's margin, octant's two margins only up to r 0.1). */
+        float cell_margins = method == FENNS_METHOD_OCTANT ? 2.0f : 1.0f;
+        if (pipeline_box == 2 && !fr->has_box && cell_margins * frame_radius(fr) < 0.19f)
+            CHECK(st.coarse_dims[0] == 6 && st.coarse_dims[1] == 6 && st.coarse_dims[2] == 6,
+                  "%s, frame %d: grid %ux%ux%u, not grid_size's 6^3", what, f, st.coarse_dims[0], st.coarse_dims[1],
+                  st.coarse_dims[2]);
         uint64_t *ref_offsets = NULL;
         uint32_t *ref_indices = NULL;
         char msg[256] = "";
@@ -308,7 +321,8 @@ int main(void) {
     }
     int ok = 1;
     for (int method = 0; ok && method <= FENNS_METHOD_RADIX; ++method)
-        for (int box = 0; ok && box < 2; ++box) ok &= run_pipeline(&g, (fenns_method)method, box, base);
+        for (int box = 0; ok && box < (fenns_plan_walks_particles((fenns_method)method) ? 3 : 2); ++box)
+            ok &= run_pipeline(&g, (fenns_method)method, box, base);
     if (ok) ok &= check_refusals(&g);
     uint32_t problems = fenns_test_gpu_close(&g);
     return ok && problems == 0 && failures == 0 ? 0 : 1;

@@ -185,6 +185,59 @@ static void check_method_choice(void) {
     CHECK(fenns_choice_make(NULL, &i, &c) == FENNS_ERROR_INVALID_ARGUMENT, "auto with no limits");
 }
 
+/* grid_size (the paper's baseline grids): every cell of the caller's box in
+ * the table, refused by name without a box, for fenns and fenns-paper, and
+ * beyond the device; cell tables within maxStorageBufferRange whatever the
+ * capacity asks. */
+static void check_grid_size(void) {
+    fenns_plan p;
+    fenns_pipeline_create_info i = info_for(0.2f, 4194304u);
+    i.method = FENNS_METHOD_COUNTING;
+    i.grid_size = 300;
+    CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_ERROR_INVALID_ARGUMENT && p.problem && strstr(p.problem, "box"),
+          "grid_size without a box accepted");
+    for (int a = 0; a < 3; ++a) i.domain_min[a] = 0.0f, i.domain_max[a] = 180.0f;
+    fenns_method methods[] = {FENNS_METHOD_COUNTING, FENNS_METHOD_OCTANT, FENNS_METHOD_RADIX};
+    for (size_t m = 0; m < 3; ++m) {
+        i.method = methods[m];
+        CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS && p.grid_size == 300 &&
+                  p.cell_capacity == 300u * 300u * 300u && p.coarse_dims[0] == 300 && p.table_dims[0] == 300,
+              "%s grid_size 300 in 180^3: capacity %u, dims %u, table %u", fenns_method_name(methods[m]), p.cell_capacity,
+              p.coarse_dims[0], p.table_dims[0]);
+        fenns_scratch_plan s;
+        fenns_plan_scratch(&p, 4194304u, &s);
+        CHECK(s.cells.size <= desktop.max_storage_buffer_range, "grid_size: cell tables past the binding range");
+    }
+    i.method = FENNS_METHOD_COUNTING;
+    i.grid_size = 40; /* cells of 4.5, wider than the margin */
+    CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS && p.coarse_dims[0] == 40 && p.cell_capacity == 64000u,
+          "grid_size 40: dims %u, capacity %u", p.coarse_dims[0], p.cell_capacity);
+    i.grid_size = 1000; /* cells below the margin: the method's own edge (r) */
+    i.radius = 1.0f;
+    CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS && p.coarse_dims[0] == 179 && p.table_dims[0] == 179,
+          "grid_size 1000 at r 1 in 180: dims %u, table %u", p.coarse_dims[0], p.table_dims[0]);
+    i.radius = 0.2f;
+    i.grid_size = 450; /* 91M cells: more than the 2^26 a table of two sections may hold */
+    CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_ERROR_TOO_LARGE && p.problem && strstr(p.problem, "grid_size"),
+          "grid_size 450 accepted");
+    i.grid_size = 300; /* 27M cells: past lavapipe's 128 MiB binding */
+    CHECK(fenns_plan_make(&lavapipe, &i, &p) == FENNS_ERROR_TOO_LARGE, "grid_size 300 accepted on lavapipe");
+    i.method = FENNS_METHOD_FENNS;
+    CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_ERROR_INVALID_ARGUMENT, "grid_size accepted for fenns");
+    /* One cell a particle would pass lavapipe's binding range at 9M: the table stops below it. */
+    fenns_method all[] = {FENNS_METHOD_FENNS, FENNS_METHOD_FENNS_PAPER, FENNS_METHOD_COUNTING, FENNS_METHOD_OCTANT,
+                          FENNS_METHOD_RADIX};
+    for (size_t m = 0; m < 5; ++m) {
+        i = info_for(1.0f, 9u << 20);
+        i.method = all[m];
+        CHECK(fenns_plan_make(&lavapipe, &i, &p) == FENNS_SUCCESS, "%s: 9M on lavapipe", fenns_method_name(all[m]));
+        fenns_scratch_plan s;
+        fenns_plan_scratch(&p, 9u << 20, &s);
+        CHECK(s.cells.size <= lavapipe.max_storage_buffer_range, "%s: cell tables of %llu bytes past lavapipe's range",
+              fenns_method_name(all[m]), (unsigned long long)s.cells.size);
+    }
+}
+
 static void check_limits(void) {
     fenns_plan p;
     fenns_pipeline_create_info i = info_for(1.0f, 40u << 20); /* 40M: 640 MiB of vec4 on lavapipe's 4 x 128 MiB */
@@ -285,6 +338,7 @@ int main(void) {
     check_limits();
     check_radix_scratch();
     check_method_choice();
+    check_grid_size();
     check_max_list_entries();
     check_scratch();
     float z[3] = {0, 0, 0}, s180[3] = {180, 180, 180}, flat[3] = {100, 100, 0.001f};

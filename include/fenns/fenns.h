@@ -267,6 +267,15 @@ typedef struct fenns_pipeline_create_info {
     float domain_min[3];
     float domain_max[3];
     const fenns_kernel_info *kernel; /* 0: none; read during the call only */
+    /* counting, octant, radix: 0 (default) cells of the method's own edge
+     * (r; octant 2r), folded onto a table of about one cell per particle.
+     * m > 0: the grid the FENNS paper gives these baselines (its Table 4:
+     * m = 90/r in its scenes): the caller's box (required) cut into m cubic
+     * cells along its longest axis, each at least the method's own edge, in
+     * a table that holds every cell (24 bytes a cell, radix 12);
+     * FENNS_ERROR_TOO_LARGE where the device's cell tables cannot hold them.
+     * A build whose own box or radius needs more cells folds them as usual. */
+    uint32_t grid_size;
 } fenns_pipeline_create_info;
 
 /* Builds the plan (coarse grid, fine local grid, workgroup sizes, buffer
@@ -274,8 +283,10 @@ typedef struct fenns_pipeline_create_info {
  * kernel's SPIR-V is checked only by the driver, so a module that is not
  * fenns' search with a kernel spliced in is undefined behaviour).
  * Errors: FENNS_ERROR_INVALID_ARGUMENT (radius not finite or <= 0, max_particles 0,
- *         inverted or non-finite domain), FENNS_ERROR_TOO_LARGE (max_particles beyond
- *         what maxStorageBufferRange can address), FENNS_ERROR_VULKAN,
+ *         inverted or non-finite domain, grid_size without a caller's box or for
+ *         fenns / fenns-paper), FENNS_ERROR_TOO_LARGE (max_particles beyond what
+ *         maxStorageBufferRange can address, a grid_size grid beyond the cell
+ *         tables), FENNS_ERROR_VULKAN,
  *         FENNS_ERROR_OUT_OF_HOST_MEMORY. */
 fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_create_info *info,
                                    fenns_pipeline *out_pipeline);

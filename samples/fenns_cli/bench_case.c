@@ -176,6 +176,7 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     pci.max_particles = n ? n : 1u;
     memcpy(pci.domain_min, c->domain_min, sizeof pci.domain_min);
     memcpy(pci.domain_max, c->domain_max, sizeof pci.domain_max);
+    pci.grid_size = c->grid_size;
     fenns_kernel_info density = {fenns_kernel_sph_density, sizeof fenns_kernel_sph_density, VK_NULL_HANDLE};
     pci.kernel = &density;
     fenns_result fr = fenns_pipeline_create(context, &pci, &s.pipeline);

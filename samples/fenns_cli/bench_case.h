@@ -27,6 +27,7 @@ typedef struct bench_case {
     uint32_t reps;      /* measured iterations (>= 1) */
     int host;           /* also time fenns_host_search */
     int sorted_order;   /* GPU searches with FENNS_OUTPUT_SORTED_ORDER */
+    uint32_t grid_size; /* fenns_pipeline_create_info.grid_size (counting, octant, radix); 0: none */
 } bench_case;
 
 typedef struct bench_result {

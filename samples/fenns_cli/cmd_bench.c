@@ -63,6 +63,9 @@ static void usage(FILE *out, int profile) {
             "  --no-host           skip host_ms (left empty)\n"
             "  --sorted-order      GPU searches with FENNS_OUTPUT_SORTED_ORDER (counts and lists by sorted\n"
             "                      position); the method column reads fenns:sorted, fenns-paper:sorted, ...\n"
+            "  --paper-grid        counting, octant and radix on the FENNS paper's grids for its baselines\n"
+            "                      (Table 4: 90/r cells per axis of the box, unfolded; fenns_pipeline_create_info\n"
+            "                      .grid_size), rows <method>:paper-grid, host_ms empty\n"
             "A case that does not fit the device is skipped with a warning.\n");
 }
 
@@ -139,7 +142,7 @@ typedef struct options {
     const char *scenario, *method, *passes_csv, *plot, *json;
     uint32_t n, reps;
     float radius;
-    int device, passes, host, sorted_order;
+    int device, passes, host, sorted_order, paper_grid;
 } options;
 
 static int parse_options(int argc, char **argv, int profile, options *o) {
@@ -171,6 +174,7 @@ static int parse_options(int argc, char **argv, int profile, options *o) {
         else if (!profile && !strcmp(a, "--passes")) o->passes = 1, takes = 0;
         else if (!profile && !strcmp(a, "--no-host")) o->host = 0, takes = 0;
         else if (!strcmp(a, "--sorted-order")) o->sorted_order = 1, takes = 0;
+        else if (!strcmp(a, "--paper-grid")) o->paper_grid = 1, takes = 0;
         else return error_line("unknown option or missing value: '%s' (try 'fenns %s --help')", a,
                                profile ? "profile" : "bench"), 0;
         i += takes;
@@ -277,7 +281,15 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                         const char *label = sorted_labels[m];
                         if (!o->sorted_order) label = method;
                         float scene = make_points(sc->name, n, r, xyz, c.domain_max);
-                        char auto_label[64];
+                        char auto_label[64], grid_label[64];
+                        if (o->paper_grid && (methods[m] == FENNS_METHOD_COUNTING || methods[m] == FENNS_METHOD_OCTANT ||
+                                              methods[m] == FENNS_METHOD_RADIX)) {
+                            /* Table 4 of the FENNS paper: 450^3 at r = 0.2 ... 90^3 at r = 1 */
+                            c.grid_size = (uint32_t)(90.0 / (double)r + 1e-4);
+                            c.host = 0; /* the host path has no grid_size: its time would be another grid's */
+                            snprintf(grid_label, sizeof grid_label, "%s:paper-grid%s", method, o->sorted_order ? ":sorted" : "");
+                            label = grid_label;
+                        }
                         if (methods[m] == FENNS_METHOD_AUTO) { /* the row names the pick: auto:<method> */
                             fenns_pipeline_create_info pci = {.method = FENNS_METHOD_AUTO, .radius = r, .max_particles = n};
                             memcpy(pci.domain_max, c.domain_max, sizeof pci.domain_max);

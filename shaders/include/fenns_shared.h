@@ -128,6 +128,8 @@ FENNS_STRUCT(fenns_push) {
                                   at most n (then later passes read prm.particle_count) */
     FENNS_U32 point_set;       /* grid setup: 1 when the grid is taken from FENNS_BINDING_GRID_SOURCE;
                                   search: 1 when the candidates are another build's particles */
+    FENNS_U32 grid_size;       /* grid setup: cells along the box's longest axis (fenns_pipeline_create_info
+                                  .grid_size), 0: the method's own cell edge */
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first

@@ -94,6 +94,7 @@ void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
         fenns__bind_region(&b, f, FENNS_BINDING_GRID_SOURCE, f->layout.params);
     pc.mode = p->plan.sections == FENNS_SECTIONS_FINE ? p->plan.cell_occupancy : p->plan.cell_margins;
     pc.count = f->grid_particle_count;
+    pc.grid_size = p->plan.grid_size;
     pc.radius = f->radius;
     pc.user_domain = f->user_domain;
     pc.domain_min_x = f->domain_min[0];
