@@ -145,7 +145,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     } else if (fenns_plan_walks_particles(out->method)) {
         /* Hoetzlein's grid covers the domain in cells of edge r; here the
          * table holds about one cell per particle and larger grids fold onto
-         * it, which bounds the memory (24 bytes a cell) and keeps a folded
+         * it, which bounds the memory (28 bytes a cell, radix 12) and keeps a folded
          * cell's extra candidates near one per neighbour cell on average.
          * grid_size asks for the paper's own (Table 4: up to 450^3), below. */
         uint64_t wanted = (uint64_t)info->max_particles + 27u;

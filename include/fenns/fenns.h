@@ -272,7 +272,7 @@ typedef struct fenns_pipeline_create_info {
      * m > 0: the grid the FENNS paper gives these baselines (its Table 4:
      * m = 90/r in its scenes): the caller's box (required) cut into m cubic
      * cells along its longest axis, each at least the method's own edge, in
-     * a table that holds every cell (24 bytes a cell, radix 12);
+     * a table that holds every cell (28 bytes a cell, radix 12);
      * FENNS_ERROR_TOO_LARGE where the device's cell tables cannot hold them.
      * A build whose own box or radius needs more cells folds them as usual. */
     uint32_t grid_size;
