@@ -80,8 +80,13 @@ static void check_pipeline_create(void) {
     bad.max_particles = 0;
     CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_INVALID_ARGUMENT, "capacity 0");
     bad = ok;
-    bad.method = (fenns_method)5;
+    bad.method = (fenns_method)(FENNS_METHOD_AUTO + 1);
     CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_INVALID_ARGUMENT, "unknown method");
+    bad = ok;
+    bad.grid_size = 10; /* fenns has no paper grid */
+    CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_INVALID_ARGUMENT, "grid_size for fenns");
+    bad.method = FENNS_METHOD_COUNTING; /* no caller's box */
+    CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_INVALID_ARGUMENT, "grid_size without a box");
     bad = ok;
     bad.domain_min[0] = 2.0f; /* inverted x, empty y/z */
     bad.domain_max[0] = 1.0f;
@@ -93,11 +98,32 @@ static void check_pipeline_create(void) {
     bad.max_particles = 0x7FFFFFFFu;
     CHECK(fenns_pipeline_create(g.context, &bad, &p) == FENNS_ERROR_TOO_LARGE, "2^31-1 particles on lavapipe");
     CHECK(p == NULL, "out not reset on failure");
-    CHECK(g.error_messages - errors_before == 9, "%u errors logged for 9 refused pipelines",
+    CHECK(g.error_messages - errors_before == 11, "%u errors logged for 11 refused pipelines",
           g.error_messages - errors_before);
     fenns_pipeline_destroy(NULL);
     g.quiet = 0;
     g.error_messages = errors_before;
+
+    /* auto: the pipeline is the method fenns_choose_method picks. */
+    fenns_pipeline_create_info a = ok;
+    a.method = FENNS_METHOD_AUTO;
+    for (int k = 0; k < 3; ++k) a.domain_min[k] = 0.0f, a.domain_max[k] = 100.0f;
+    fenns_method_choice choice;
+    CHECK(fenns_choose_method(g.context, &a, &choice) == FENNS_SUCCESS && choice.method != FENNS_METHOD_AUTO &&
+              fenns_pipeline_create(g.context, &a, &p) == FENNS_SUCCESS,
+          "auto pipeline");
+    if (p) {
+        fenns_plan_summary summary;
+        fenns_pipeline_get_plan(p, &summary);
+        CHECK(summary.method == choice.method, "auto made %s, chose %s", fenns_method_name(summary.method),
+              fenns_method_name(choice.method));
+        fenns_pipeline_destroy(p);
+        p = NULL;
+    }
+    CHECK(fenns_choose_method(NULL, &a, &choice) == FENNS_ERROR_INVALID_ARGUMENT &&
+              fenns_choose_method(g.context, NULL, &choice) == FENNS_ERROR_INVALID_ARGUMENT &&
+              fenns_choose_method(g.context, &a, NULL) == FENNS_ERROR_INVALID_ARGUMENT,
+          "fenns_choose_method with a null argument");
 }
 
 /* A bad fenns_cmd_* call logs one error and records nothing: the sentinel in
