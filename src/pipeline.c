@@ -259,7 +259,7 @@ void fenns_pipeline_get_plan(fenns_pipeline p, fenns_plan_summary *out) {
     out->method = p->plan.method;
 }
 
-fenns_result fenns_choose_method(fenns_context context, const fenns_pipeline_create_info *info,
+fenns_result fenns_method_choose(fenns_context context, const fenns_pipeline_create_info *info,
                                  fenns_method_choice *out_choice) {
     if (out_choice) memset(out_choice, 0, sizeof *out_choice);
     if (!context || !info || !out_choice) return FENNS_ERROR_INVALID_ARGUMENT;

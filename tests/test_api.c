@@ -104,12 +104,12 @@ static void check_pipeline_create(void) {
     g.quiet = 0;
     g.error_messages = errors_before;
 
-    /* auto: the pipeline is the method fenns_choose_method picks. */
+    /* auto: the pipeline is the method fenns_method_choose picks. */
     fenns_pipeline_create_info a = ok;
     a.method = FENNS_METHOD_AUTO;
     for (int k = 0; k < 3; ++k) a.domain_min[k] = 0.0f, a.domain_max[k] = 100.0f;
     fenns_method_choice choice;
-    CHECK(fenns_choose_method(g.context, &a, &choice) == FENNS_SUCCESS && choice.method != FENNS_METHOD_AUTO &&
+    CHECK(fenns_method_choose(g.context, &a, &choice) == FENNS_SUCCESS && choice.method != FENNS_METHOD_AUTO &&
               fenns_pipeline_create(g.context, &a, &p) == FENNS_SUCCESS,
           "auto pipeline");
     if (p) {
@@ -120,10 +120,10 @@ static void check_pipeline_create(void) {
         fenns_pipeline_destroy(p);
         p = NULL;
     }
-    CHECK(fenns_choose_method(NULL, &a, &choice) == FENNS_ERROR_INVALID_ARGUMENT &&
-              fenns_choose_method(g.context, NULL, &choice) == FENNS_ERROR_INVALID_ARGUMENT &&
-              fenns_choose_method(g.context, &a, NULL) == FENNS_ERROR_INVALID_ARGUMENT,
-          "fenns_choose_method with a null argument");
+    CHECK(fenns_method_choose(NULL, &a, &choice) == FENNS_ERROR_INVALID_ARGUMENT &&
+              fenns_method_choose(g.context, NULL, &choice) == FENNS_ERROR_INVALID_ARGUMENT &&
+              fenns_method_choose(g.context, &a, NULL) == FENNS_ERROR_INVALID_ARGUMENT,
+          "fenns_method_choose with a null argument");
 }
 
 /* A bad fenns_cmd_* call logs one error and records nothing: the sentinel in

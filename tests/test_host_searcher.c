@@ -207,7 +207,7 @@ int main(void) {
         check_against_reference(what, spread, 9000, 0.7f, &csr, 0);
         check_same_as_one_shot(what, &info, &csr);
     }
-    /* auto: exact, and the pick fenns_choose_method makes for the run's
+    /* auto: exact, and the pick fenns_method_choose makes for the run's
      * count, radius and box (the positions' own where none is given), at
      * two densities; with point sets, fenns. */
     for (int dense = 0; dense < 2; ++dense) {
@@ -224,9 +224,9 @@ int main(void) {
                 if (isfinite(v)) pci.domain_min[a] = fminf(pci.domain_min[a], v), pci.domain_max[a] = fmaxf(pci.domain_max[a], v);
             }
         fenns_method_choice choice;
-        CHECK(fenns_choose_method(g.context, &pci, &choice) == FENNS_SUCCESS && choice.expected_neighbors > 0.0f &&
+        CHECK(fenns_method_choose(g.context, &pci, &choice) == FENNS_SUCCESS && choice.expected_neighbors > 0.0f &&
                   csr.method == choice.method && csr.method != FENNS_METHOD_AUTO,
-              "auto ran %s, fenns_choose_method picks %s (%s)", fenns_method_name(csr.method),
+              "auto ran %s, fenns_method_choose picks %s (%s)", fenns_method_name(csr.method),
               fenns_method_name(choice.method), choice.reason);
         printf("  auto, clusters, r %g: %s\n", (double)r, choice.reason);
     }

@@ -230,7 +230,7 @@ typedef enum fenns_method {
      * benchmarks of uniform sets (bench/fit_auto.py), from max_particles,
      * the radius and the caller's box (the expected neighbours: n / box
      * volume * 4/3 pi r^3); without a box the density is unknown and it
-     * picks fenns. fenns_choose_method says what it picks and why; the
+     * picks fenns. fenns_method_choose says what it picks and why; the
      * pipeline is then that method (fenns_plan_summary.method). The model
      * assumes evenly spread particles: clustered sets favour counting more
      * than it predicts. Point sets need fenns: name it. */
@@ -318,7 +318,7 @@ typedef struct fenns_method_choice {
 } fenns_method_choice;
 /* Errors: as fenns_pipeline_create's plan (FENNS_ERROR_INVALID_ARGUMENT,
  * FENNS_ERROR_TOO_LARGE where no candidate fits the device). */
-fenns_result fenns_choose_method(fenns_context context, const fenns_pipeline_create_info *info,
+fenns_result fenns_method_choose(fenns_context context, const fenns_pipeline_create_info *info,
                                  fenns_method_choice *out_choice);
 
 typedef struct fenns_buffer_range {

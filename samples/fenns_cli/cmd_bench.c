@@ -294,7 +294,7 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                             fenns_pipeline_create_info pci = {.method = FENNS_METHOD_AUTO, .radius = r, .max_particles = n};
                             memcpy(pci.domain_max, c.domain_max, sizeof pci.domain_max);
                             fenns_method_choice choice;
-                            if (fenns_choose_method(st->context, &pci, &choice) == FENNS_SUCCESS) {
+                            if (fenns_method_choose(st->context, &pci, &choice) == FENNS_SUCCESS) {
                                 snprintf(auto_label, sizeof auto_label, "auto:%s%s", fenns_method_name(choice.method),
                                          o->sorted_order ? ":sorted" : "");
                                 label = auto_label;

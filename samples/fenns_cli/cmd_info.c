@@ -231,7 +231,7 @@ int fenns_cli_info(int argc, char **argv)
     memcpy(pci.domain_min, domain_min, sizeof domain_min);
     memcpy(pci.domain_max, domain_max, sizeof domain_max);
     fenns_method_choice choice;
-    r = fenns_choose_method(context, &pci, &choice);
+    r = fenns_method_choose(context, &pci, &choice);
     if (r != FENNS_SUCCESS) {
         info_fail(&log, "no plan for these parameters", r);
         goto done;
