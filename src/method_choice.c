@@ -36,8 +36,6 @@ double fenns_choice_expected_neighbors(const fenns_pipeline_create_info *info) {
     return isfinite(k) ? k : -1.0;
 }
 
-static const char *name_of(fenns_method m) { return fenns_method_name(m); }
-
 fenns_result fenns_choice_make(const fenns_plan_limits *limits, const fenns_pipeline_create_info *info,
                                fenns_method_choice *out) {
     if (!limits || !info || !out) return FENNS_ERROR_INVALID_ARGUMENT;
@@ -70,15 +68,15 @@ fenns_result fenns_choice_make(const fenns_plan_limits *limits, const fenns_pipe
         if (fits) out->predicted_ms[costs[i].method] = (float)ms;
         if (len >= 0 && (size_t)len < sizeof out->reason)
             len += fits ? snprintf(out->reason + len, sizeof out->reason - (size_t)len, " %s %.3g ms%s",
-                                   name_of(costs[i].method), ms, i + 1 < COST_COUNT ? "," : "")
+                                   fenns_method_name(costs[i].method), ms, i + 1 < COST_COUNT ? "," : "")
                         : snprintf(out->reason + len, sizeof out->reason - (size_t)len, " %s (no plan)%s",
-                                   name_of(costs[i].method), i + 1 < COST_COUNT ? "," : "");
+                                   fenns_method_name(costs[i].method), i + 1 < COST_COUNT ? "," : "");
         if (fits && ms < best) {
             best = ms;
             out->method = costs[i].method;
         }
     }
     if (len >= 0 && (size_t)len < sizeof out->reason)
-        snprintf(out->reason + len, sizeof out->reason - (size_t)len, " (H100 model): %s", name_of(out->method));
+        snprintf(out->reason + len, sizeof out->reason - (size_t)len, " (H100 model): %s", fenns_method_name(out->method));
     return FENNS_SUCCESS;
 }

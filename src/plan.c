@@ -273,9 +273,9 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     FENNS_REGION_(scan_sums, fenns_plan_scan_sums_bytes(plan, largest_scan))
     /* radix: its sort's four arrays (keys and values, twice) lie here
      * before the gather writes the sorted particles. */
-    uint64_t radix_arrays = plan->method == FENNS_METHOD_RADIX ? 4u * align_up(4u * (n ? n : 1u), align) : 0u;
+    out->radix_array_stride = plan->method == FENNS_METHOD_RADIX ? align_up(4u * (n ? n : 1u), align) : 0u;
     uint64_t sorted = 16u * (n ? n : 1u);
-    FENNS_REGION_(sorted, sorted > radix_arrays ? sorted : radix_arrays)
+    FENNS_REGION_(sorted, sorted > 4u * out->radix_array_stride ? sorted : 4u * out->radix_array_stride)
 #undef FENNS_REGION_
     out->size = at;
     out->alignment = align;

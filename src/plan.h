@@ -62,6 +62,7 @@ typedef struct fenns_scratch_plan {
     fenns_region radix_histogram; /* radix: digit counts of every tile (size 0 otherwise) */
     fenns_region scan_sums;   /* block sums of the largest scan */
     fenns_region sorted;      /* n uvec4 (radix: also its sort's four u32 arrays, 256-byte aligned each) */
+    uint64_t radix_array_stride; /* radix: bytes from one of those arrays to the next (0 otherwise) */
     uint64_t size;
     uint64_t alignment;
 } fenns_scratch_plan;

@@ -184,9 +184,8 @@ static int parse_options(int argc, char **argv, int profile, options *o) {
     if (!o->method) o->method = profile ? "fenns" : "all";
     if (!known) return error_line("unknown scenario '%s' (s1, s2, s3, sph50, dam, cluster%s)", o->scenario,
                                   profile ? "" : " or all"), 0;
-    if (strcmp(o->method, "fenns") && strcmp(o->method, "fenns-paper") && strcmp(o->method, "counting") &&
-        strcmp(o->method, "octant") && strcmp(o->method, "radix") && strcmp(o->method, "auto") &&
-        (profile || strcmp(o->method, "all")))
+    fenns_method named;
+    if (fenns_cli_parse_method(o->method, &named) && (profile || strcmp(o->method, "all")))
         return error_line("unknown method '%s' (fenns, fenns-paper, counting, octant, radix, auto%s)", o->method,
                           profile ? "" : " or all"), 0;
     if (!o->scenario) o->scenario = profile ? "sph50" : "all";

@@ -189,16 +189,15 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         build_step(s, info, 0, "cell bounds", radix_bounds_step, 8u * n + 4u * keys);
         build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);
         build_step(s, info, 1, "gather", radix_gather_step, 36u * n);
-        build_step(s, info, 0, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity);
-        return 1;
-    }
-    build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * keys);
-    build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);
-    build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);
-    build_step(s, info, 1, "reorder", reorder_step, (deterministic ? 24u : 40u) * n);
-    if (deterministic) {
-        build_step(s, info, 1, "section order", section_order_step, 8u * keys + 44u * n);
-        build_step(s, info, 1, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
+    } else {
+        build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * keys);
+        build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);
+        build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);
+        build_step(s, info, 1, "reorder", reorder_step, (deterministic ? 24u : 40u) * n);
+        if (deterministic) {
+            build_step(s, info, 1, "section order", section_order_step, 8u * keys + 44u * n);
+            build_step(s, info, 1, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
+        }
     }
     build_step(s, info, 0, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity);
     return 1;

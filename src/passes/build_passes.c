@@ -41,13 +41,10 @@ void fenns__bind_sorted(fenns_bindings *b, const fenns_pipeline p, const fenns_f
                         f->layout.sorted.size, p->plan.chunk_shift16, 16, FENNS_CHUNKS);
 }
 
-/* pc.gpu_count: whether the build reads the caller's particle count. */
-static uint32_t uses_gpu_count(const fenns_frame *f) { return f->particle_count_buffer.buffer != VK_NULL_HANDLE; }
-
 /* The caller's particle count where the build reads one (pc.gpu_count),
  * else the status block standing in (the shader does not read it). */
 static void bind_gpu_count(fenns_bindings *b, const fenns_frame *f, fenns_push *pc) {
-    pc->gpu_count = uses_gpu_count(f);
+    pc->gpu_count = fenns__uses_gpu_count(f);
     if (pc->gpu_count)
         fenns__bind(b, FENNS_BINDING_GPU_COUNT, f->particle_count_buffer.buffer, f->particle_count_buffer.offset,
                     sizeof(uint32_t));
@@ -78,7 +75,7 @@ void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenn
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
     bind_gpu_count(&b, f, &pc);
-    fenns__dispatch(cmd, p, FENNS_PASS_domain_reduce, &b, &pc, f->n ? p->plan.count_groups : 0);
+    fenns__dispatch(cmd, p, FENNS_PASS_domain_reduce, &b, &pc, fenns__grid_stride_groups(p, f));
 }
 
 void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -112,9 +109,9 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.gpu_count = uses_gpu_count(f);
+    pc.gpu_count = fenns__uses_gpu_count(f);
     pc.mode = p->plan.shared_histogram;
-    fenns__dispatch(cmd, p, FENNS_PASS_coarse_count, &b, &pc, f->n ? p->plan.count_groups : 0);
+    fenns__dispatch(cmd, p, FENNS_PASS_coarse_count, &b, &pc, fenns__grid_stride_groups(p, f));
 }
 
 void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -149,9 +146,9 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.gpu_count = uses_gpu_count(f);
+    pc.gpu_count = fenns__uses_gpu_count(f);
     pc.mode = write_sorted ? 1u : 0u;
-    fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, f->n ? p->plan.count_groups : 0);
+    fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, fenns__grid_stride_groups(p, f));
 }
 
 void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {

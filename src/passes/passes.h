@@ -23,6 +23,14 @@ typedef struct fenns_frame {
 
 void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns_buffer_range *positions,
                        const fenns_buffer_range *scratch);
+/* Whether the build reads the caller's particle count (pc.gpu_count). */
+static inline uint32_t fenns__uses_gpu_count(const fenns_frame *f) {
+    return f->particle_count_buffer.buffer != VK_NULL_HANDLE;
+}
+/* Workgroups of a grid-stride pass over f's particles (none for none). */
+static inline uint64_t fenns__grid_stride_groups(fenns_pipeline p, const fenns_frame *f) {
+    return f->n ? p->plan.count_groups : 0u;
+}
 /* Binds the scratch region r at binding (a placeholder if r is empty). */
 void fenns__bind_region(fenns_bindings *b, const fenns_frame *f, uint32_t binding, fenns_region r);
 void fenns__bind_positions(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f);

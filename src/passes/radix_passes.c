@@ -7,9 +7,7 @@
 
 /* u32 array k (0..3) of the sort, in the sorted-particle region. */
 static VkDeviceSize radix_array(const fenns_frame *f, uint32_t k) {
-    VkDeviceSize bytes = 4u * (VkDeviceSize)(f->n ? f->n : 1u);
-    VkDeviceSize stride = (bytes + f->layout.alignment - 1u) / f->layout.alignment * f->layout.alignment;
-    return f->scratch.offset + f->layout.sorted.offset + k * stride;
+    return f->scratch.offset + f->layout.sorted.offset + k * f->layout.radix_array_stride;
 }
 
 static void bind_array(fenns_bindings *b, const fenns_frame *f, uint32_t binding, uint32_t k) {
@@ -24,8 +22,6 @@ static void bind_values(fenns_bindings *b, const fenns_frame *f, uint32_t bindin
     else bind_array(b, f, binding, 2u + pass % 2u);
 }
 
-static uint64_t grid_stride_groups(fenns_pipeline p, const fenns_frame *f) { return f->n ? p->plan.count_groups : 0u; }
-
 void fenns__pass_radix_keys(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     fenns__bind_positions(&b, p, f);
@@ -34,8 +30,8 @@ void fenns__pass_radix_keys(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
     bind_array(&b, f, FENNS_BINDING_RADIX_KEYS_OUT, 0);
     bind_values(&b, f, FENNS_BINDING_RADIX_VALUES_OUT, 0, fenns_plan_radix_passes(&p->plan));
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.gpu_count = f->particle_count_buffer.buffer != VK_NULL_HANDLE;
-    fenns__dispatch(cmd, p, FENNS_PASS_radix_keys, &b, &pc, grid_stride_groups(p, f));
+    pc.gpu_count = fenns__uses_gpu_count(f);
+    fenns__dispatch(cmd, p, FENNS_PASS_radix_keys, &b, &pc, fenns__grid_stride_groups(p, f));
 }
 
 void fenns__pass_radix_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -72,7 +68,7 @@ void fenns__pass_radix_bounds(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
     bind_array(&b, f, FENNS_BINDING_RADIX_KEYS_IN, fenns_plan_radix_passes(&p->plan) % 2u);
     fenns_push pc = fenns__push_base(p, f->n);
-    fenns__dispatch(cmd, p, FENNS_PASS_radix_bounds, &b, &pc, grid_stride_groups(p, f));
+    fenns__dispatch(cmd, p, FENNS_PASS_radix_bounds, &b, &pc, fenns__grid_stride_groups(p, f));
 }
 
 void fenns__pass_radix_gather(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -82,6 +78,6 @@ void fenns__pass_radix_gather(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(&b, f, FENNS_BINDING_PERM, f->layout.perm);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.gpu_count = f->particle_count_buffer.buffer != VK_NULL_HANDLE;
-    fenns__dispatch(cmd, p, FENNS_PASS_radix_gather, &b, &pc, grid_stride_groups(p, f));
+    pc.gpu_count = fenns__uses_gpu_count(f);
+    fenns__dispatch(cmd, p, FENNS_PASS_radix_gather, &b, &pc, fenns__grid_stride_groups(p, f));
 }
