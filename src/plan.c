@@ -18,11 +18,12 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 #define SCAN_SHARED (4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP))
 /* fenns: local cell starts and counts, 27 neighbour keys. */
 #define LOCAL_CELLS_MAX (FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX)
-static uint32_t search_fenns_shared(void) { return 4u * 2u * LOCAL_CELLS_MAX + 4u * 27u + SCAN_SHARED; }
+#define WORK_SHARED 4u /* search_common.glsl's find_work */
+static uint32_t search_fenns_shared(void) { return 4u * 2u * LOCAL_CELLS_MAX + 4u * 27u + SCAN_SHARED + WORK_SHARED; }
 /* counting: 27 neighbour keys (and the unused one-cell local grid of the walk's shared code). */
 static uint32_t search_counting_shared(void) { return 4u * 2u + 4u * 27u + SCAN_SHARED; }
 static uint32_t search_paper_shared(uint32_t fine_cells) {
-    return 4u * fine_cells + (16u + 12u) * FENNS_MAX_WORKGROUP + SCAN_SHARED;
+    return 4u * fine_cells + (16u + 12u) * FENNS_MAX_WORKGROUP + SCAN_SHARED + WORK_SHARED;
 }
 
 static int finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
