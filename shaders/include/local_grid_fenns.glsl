@@ -230,7 +230,9 @@ query_state begin_query(uint q) {
     s.self = pc.point_set != 0u ? 0xFFFFFFFFu : q;
     fenns_init(s.user, s.index, s.p);
 #else
-    s.target = list_target_of(s.id);
+    // The counting variant runs in FENNS_MODE_COUNT only: no list, and no
+    // list bookkeeping live through its loop.
+    s.target = COUNT_ONLY == 1u ? list_target(uvec2(0u), 0u) : list_target_of(s.id);
     s.quad = uvec4(0u);
 #endif
     return s;
@@ -299,9 +301,13 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
 #ifdef FENNS_KERNEL
     finish_kernel(s.id, s.index, s.p, s.count, s.user);
 #else
-    if (COUNT_ONLY == 1u && pc.point_set == 0u) s.count -= 1u; // the query itself
-    else flush_list(s);
-    finish_query(s.id, s.count, s.target);
+    if (COUNT_ONLY == 1u) {
+        if (pc.point_set == 0u) s.count -= 1u; // the query itself
+        counts[s.id] = s.count;
+    } else {
+        flush_list(s);
+        finish_query(s.id, s.count, s.target);
+    }
 #endif
     return s.count;
 }
