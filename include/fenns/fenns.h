@@ -477,7 +477,8 @@ typedef struct fenns_build_info {
 
 /* Sorts the particles into the coarse grid (paper Algorithms 1-2).
  *
- * Records:  compute dispatches and fills of the scratch range, with barriers
+ * Records:  compute dispatches (fenns' section sort indirect, its workgroup
+ *           count read from the scratch) and fills of the scratch range, with barriers
  *           between its own passes.
  * Requires: the caller's writes to positions (and to particle_count_buffer)
  *           visible to VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT / VK_ACCESS_SHADER_READ_BIT, and

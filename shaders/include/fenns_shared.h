@@ -164,6 +164,9 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 long_sections;                     /* fenns: sections too long for section_order,
                                                     left to section_sort */
     FENNS_F32 radius;                            /* the build's radius (the pipeline's or its info's) */
+    FENNS_U32 sort_dispatch_x, sort_dispatch_y, sort_dispatch_z; /* VkDispatchIndirectCommand of the
+                                                    section sort: zero (no dispatch) unless
+                                                    section_order found a long section */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 

@@ -107,6 +107,16 @@ static void build_step(fenns_steps *s, const fenns_build_info *info, int reads_p
     fenns__access(st, FENNS_RESOURCE_SCRATCH, &info->scratch, CS, RW);
 }
 
+/* A build step whose dispatch reads its workgroup count from the scratch
+ * (as the search's does): its scratch access gains DRAW_INDIRECT. */
+static void indirect(fenns_step *st) {
+    for (uint32_t k = 0; k < st->info.access_count; ++k)
+        if (st->info.accesses[k].resource == FENNS_RESOURCE_SCRATCH) {
+            st->info.accesses[k].stages |= VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT;
+            st->info.accesses[k].accesses |= VK_ACCESS_INDIRECT_COMMAND_READ_BIT;
+        }
+}
+
 /* The last step reads the caller's GPU count too. */
 static void read_gpu_count(fenns_steps *s, const fenns_build_info *info) {
     fenns__access(&s->items[s->count - 1u], FENNS_RESOURCE_PARTICLE_COUNT, &info->particle_count_buffer, CS, R);
@@ -197,6 +207,7 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         if (deterministic) {
             build_step(s, info, 1, "section order", section_order_step, 8u * keys + 44u * n);
             build_step(s, info, 1, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
+            indirect(&s->items[s->count - 1u]); /* its workgroup count from section order */
         }
     }
     build_step(s, info, 0, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity);

@@ -164,8 +164,10 @@ void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     bind_placement(&b, p, f);
     fenns__bind_region(&b, f, FENNS_BINDING_SORT_TMP, f->layout.sort_tmp);
     fenns_push pc = fenns__push_base(p, f->n);
-    /* One workgroup per cell (and one for the invalid particles). */
-    fenns__dispatch(cmd, p, FENNS_PASS_section_sort, &b, &pc, f->n ? (uint64_t)p->plan.cell_capacity + 1u : 0);
+    /* One workgroup per cell (and one for the invalid particles), where
+     * section_order found a long section; else none. */
+    fenns__dispatch_indirect(cmd, p, FENNS_PASS_section_sort, &b, &pc, f->scratch.buffer,
+                             scratch_at(f, f->layout.params, offsetof(fenns_gpu_params, sort_dispatch_x)));
 }
 
 void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
