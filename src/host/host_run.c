@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "host_pack.h"
 #include "host_searcher.h"
 #include "method_choice.h"
 #include "passes/passes.h"
@@ -54,50 +55,6 @@ static fenns_result submit_and_wait(fenns_host_searcher s, VkQueue queue) {
     return FENNS_SUCCESS;
 }
 
-/* x,y,z at `stride` -> vec4 (w = 1) in the upload, in order. Scalar loads
- * and stores: assembling each vec4 in a stack array and copying it out
- * stalls on store forwarding (H100 host: 30 ms for 4M particles, 4x a
- * plain copy of the same bytes). */
-static void pack_positions(const float *positions, size_t stride, uint32_t n, float *dst) {
-    if (!stride) stride = 3u * sizeof(float);
-    if (stride == 3u * sizeof(float)) {
-        const float *src = positions;
-        for (size_t i = 0; i < n; ++i) {
-            dst[4u * i] = src[3u * i];
-            dst[4u * i + 1u] = src[3u * i + 1u];
-            dst[4u * i + 2u] = src[3u * i + 2u];
-            dst[4u * i + 3u] = 1.0f;
-        }
-        return;
-    }
-    const char *src = (const char *)positions;
-    for (size_t i = 0; i < n; ++i) {
-        float x, y, z;
-        const char *p = src + i * stride;
-        memcpy(&x, p, sizeof x);
-        memcpy(&y, p + sizeof x, sizeof y);
-        memcpy(&z, p + 2u * sizeof x, sizeof z);
-        dst[4u * i] = x;
-        dst[4u * i + 1u] = y;
-        dst[4u * i + 2u] = z;
-        dst[4u * i + 3u] = 1.0f;
-    }
-}
-
-/* Packed x,y,z (12 bytes a particle) in the upload, for the GPU to widen
- * to vec4: a quarter fewer bytes for the CPU to write and the bus to carry
- * than packing vec4 here, and a plain copy where the caller's stride is 12
- * (H100, s1 4M: the vec4 pack took 9.5 of the run's 16.5 ms). */
-static void pack_xyz(const float *positions, size_t stride, uint32_t n, float *dst) {
-    if (n == 0) return; /* positions may be NULL then */
-    if (!stride || stride == 3u * sizeof(float)) {
-        memcpy(dst, positions, 3u * sizeof(float) * n);
-        return;
-    }
-    const char *src = (const char *)positions;
-    for (size_t i = 0; i < n; ++i) memcpy(dst + 3u * i, src + i * stride, 3u * sizeof(float));
-}
-
 /* Whether n particles' vec4 positions fit one binding, as the GPU's
  * widening binds them (else they are packed as vec4 on the CPU). */
 static int widens_on_gpu(fenns_host_searcher s, uint32_t n) {
@@ -106,8 +63,7 @@ static int widens_on_gpu(fenns_host_searcher s, uint32_t n) {
 
 /* The packed positions into the upload, the CPU's part. */
 static void pack(fenns_host_searcher s, const float *positions, size_t stride, uint32_t n, float *upload) {
-    if (widens_on_gpu(s, n)) pack_xyz(positions, stride, n, upload);
-    else pack_positions(positions, stride, n, upload);
+    fenns__host_pack(positions, stride, n, upload, !widens_on_gpu(s, n));
 }
 
 /* The upload copied to the vec4 positions a build reads: straight, or
