@@ -676,10 +676,13 @@ static void run_loop_limit(void) {
 /* 2^26+ particles whose CSR lists hold more than 2^32 entries (17 GiB):
  * clusters of 66 coincident particles 3r apart, so particle i's list is
  * exactly the other 65 of its cluster, ascending. Needs a device that
- * binds 2^26 particles and ~40 GiB; returns 77 (skipped) elsewhere. */
+ * binds 2^26 particles and ~40 GiB; returns 77 (skipped) elsewhere.
+ * `--huge N`: about N particles instead (12000000: 3 GiB of lists, two
+ * 2 GiB chunks of an H100's 4 GiB maxStorageBufferRange; one binding of
+ * all 3 GiB there lost every entry past 2 GiB, measured). */
 #define HUGE_CLUSTER 66u
-static int run_huge(void) {
-    uint32_t clusters = ((1u << 26) + HUGE_CLUSTER - 1u) / HUGE_CLUSTER, side = 101;
+static int run_huge(uint32_t particles) {
+    uint32_t clusters = (particles + HUGE_CLUSTER - 1u) / HUGE_CLUSTER, side = 101;
     uint32_t n = clusters * HUGE_CLUSTER;
     uint64_t total = (uint64_t)n * (HUGE_CLUSTER - 1u);
     if (total > g_gpu.limits.max_list_entries) {
@@ -688,7 +691,7 @@ static int run_huge(void) {
         return 77;
     }
     scene s;
-    scene_init(&s, "2^26-particles-2^32+-entries", n);
+    scene_init(&s, particles == 1u << 26 ? "2^26-particles-2^32+-entries" : "huge-lists", n);
     s.radius = 1.0f;
     if (!s.xyz) return 1;
     for (uint32_t c = 0; c < clusters; ++c)
@@ -753,7 +756,8 @@ static void run_large(void) {
 }
 
 int main(int argc, char **argv) {
-    int quick = 0, large = 0, extremes = 0, huge = 0, loop_limit = 0;
+    int quick = 0, large = 0, extremes = 0, loop_limit = 0;
+    uint32_t huge = 0; /* particles of --huge */
     uint32_t budget = 0;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--method") && i + 1 < argc) {
@@ -767,10 +771,13 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--large")) large = 1;
         else if (!strcmp(argv[i], "--extremes")) extremes = 1;
-        else if (!strcmp(argv[i], "--huge")) huge = 1;
+        else if (!strcmp(argv[i], "--huge")) {
+            huge = 1u << 26;
+            if (i + 1 < argc && argv[i + 1][0] >= '1' && argv[i + 1][0] <= '9') huge = (uint32_t)strtoul(argv[++i], NULL, 10);
+        }
         else if (!strcmp(argv[i], "--loop-limit")) loop_limit = 1;
         else if (!strcmp(argv[i], "--shared-memory") && i + 1 < argc) budget = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else return fprintf(stderr, "usage: test_search --method M [--quick | --extremes | --huge | --loop-limit] [--shared-memory B] | --large\n"), 2;
+        else return fprintf(stderr, "usage: test_search --method M [--quick | --extremes | --huge [N] | --loop-limit] [--shared-memory B] | --large\n"), 2;
     }
     fenns_result r = fenns_test_gpu_open(&g_gpu, budget);
     if (r != FENNS_SUCCESS) {
@@ -780,7 +787,7 @@ int main(int argc, char **argv) {
     printf("device %s, subgroup %u, shared budget %u, method %s\n", g_gpu.limits.device_name,
            g_gpu.limits.subgroup_size, g_gpu.limits.shared_memory_budget, fenns_method_name(g_method));
     if (huge) {
-        int rc = run_huge();
+        int rc = run_huge(huge);
         if (rc == 77) {
             fenns_test_gpu_close(&g_gpu);
             return 77;
