@@ -20,7 +20,8 @@
 #                                # (--paper-grid: Table 4's 90/r cells per axis), s1 and s3
 #   bash bench/h100_bench.sh s   # the README's summary in one call: sph50 1M/4M both methods,
 #                                # fenns at 16M and at 2^26 in sorted order, s1/s3 4M, dam,
-#                                # cluster 4M, fenns-sph 10^6 and 4*10^6
+#                                # cluster 4M, fenns-sph 10^6 and 4*10^6; sph50 4M/16M/2^26,
+#                                # s1 4M and dam 4M in frame order (--frame-order)
 # Results land flat in $OUT: bench_<part>.csv (columns in docs/formats.md),
 # passes_<part>.csv (per-pass medians), plot_s1.svg, plot_s3.svg, info.txt.
 set -u
@@ -54,6 +55,11 @@ elif [ "$part" = s ]; then
     bench --scenario s3 --n 4194304 --method fenns
     bench --scenario dam --n 4194304 --method fenns
     bench --scenario cluster --n 4194304 --method fenns --no-host
+    bench --scenario sph50 --n 4194304 --method fenns --frame-order
+    bench --scenario sph50 --n 16777216 --method fenns --no-host --frame-order
+    bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3 --frame-order
+    bench --scenario s1 --n 4194304 --method fenns --frame-order
+    bench --scenario dam --n 4194304 --method fenns --no-host --frame-order
     "$B/fenns-sph" --particles 1000000 --steps 1000 --frames 0 > "$OUT/sph_log.txt" 2>&1
     "$B/fenns-sph" --particles 4000000 --steps 100 --frames 0 >> "$OUT/sph_log.txt" 2>&1
 elif [ "$part" = c ]; then

@@ -20,7 +20,7 @@ static void usage(FILE *out, int profile) {
     if (profile) {
         fprintf(out,
                 "usage: fenns profile [--scenario S] [--n N] [--radius R] [--method M] [--reps K] [--device I]\n"
-                "                     [--json F] [--sorted-order]\n"
+                "                     [--json F] [--sorted-order] [--frame-order]\n"
                 "\n"
                 "Per-pass GPU times of one case (default: sph50, n = 2^20, r = 1, fenns), medians of K warm\n"
                 "iterations run back to back, as a table; --json F also writes them as JSON.\n");
@@ -29,7 +29,7 @@ static void usage(FILE *out, int profile) {
     fprintf(out,
             "usage: fenns bench [--scenario S|all] [--n N] [--radius R] [--method M|all] [--reps K]\n"
             "                   [--device I] [--passes] [--passes-csv F] [--plot F.svg] [--no-host]\n"
-            "                   [--sorted-order]\n"
+            "                   [--sorted-order] [--frame-order]\n"
             "\n"
             "Prints CSV, one row per (method, case):\n"
             "  method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,csr_ms,kernel_ms,host_ms,\n"
@@ -66,6 +66,10 @@ static void usage(FILE *out, int profile) {
             "  --paper-grid        counting, octant and radix on the FENNS paper's grids for its baselines\n"
             "                      (Table 4: 90/r cells per axis of the box, unfolded; fenns_pipeline_create_info\n"
             "                      .grid_size), rows <method>:paper-grid, host_ms empty\n"
+            "  --frame-order       the points handed over in spatial order (sorted along z, y, x by cells\n"
+            "                      of edge 2r), as a solver that reorders its particles by fenns' permutation\n"
+            "                      each step hands them to the next frame's build (the default order is\n"
+            "                      random, the worst case for the build); rows <method>:frame-order\n"
             "A case that does not fit the device is skipped with a warning.\n");
 }
 
@@ -119,6 +123,41 @@ static float make_points(const char *scenario_name, uint32_t n, float radius, fl
     return scene;
 }
 
+/* --frame-order: the points sorted along z, y, x by cells of edge 2r in
+ * [0, box_max), a stand-in for the last frame's sorted order. */
+typedef struct keyed_point {
+    uint64_t key;
+    float xyz[3];
+} keyed_point;
+
+static int by_key(const void *a, const void *b) {
+    uint64_t x = ((const keyed_point *)a)->key, y = ((const keyed_point *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+static int frame_order(float *xyz, uint32_t n, float radius, const float box_max[3]) {
+    keyed_point *k = malloc(sizeof *k * (n ? n : 1u));
+    if (!k) return 0;
+    uint64_t dims[3];
+    for (int a = 0; a < 3; ++a) {
+        double d = floor((double)box_max[a] / (2.0 * (double)radius)) + 1.0;
+        dims[a] = d < 1.0 ? 1u : d > 1048576.0 ? 1048576u : (uint64_t)d;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        uint64_t c[3];
+        for (int a = 0; a < 3; ++a) {
+            double u = (double)xyz[3u * i + (unsigned)a] / (2.0 * (double)radius);
+            c[a] = !(u > 0.0) ? 0u : u >= (double)dims[a] ? dims[a] - 1u : (uint64_t)u;
+        }
+        k[i].key = (c[2] * dims[1] + c[1]) * dims[0] + c[0];
+        memcpy(k[i].xyz, xyz + 3u * i, sizeof k[i].xyz);
+    }
+    qsort(k, n, sizeof *k, by_key);
+    for (uint32_t i = 0; i < n; ++i) memcpy(xyz + 3u * i, k[i].xyz, sizeof k[i].xyz);
+    free(k);
+    return 1;
+}
+
 static int parse_u32(const char *s, uint32_t lo, uint32_t *out) {
     char *end;
     errno = 0;
@@ -142,7 +181,7 @@ typedef struct options {
     const char *scenario, *method, *passes_csv, *plot, *json;
     uint32_t n, reps;
     float radius;
-    int device, passes, host, sorted_order, paper_grid;
+    int device, passes, host, sorted_order, paper_grid, frame_order;
 } options;
 
 static int parse_options(int argc, char **argv, int profile, options *o) {
@@ -175,6 +214,7 @@ static int parse_options(int argc, char **argv, int profile, options *o) {
         else if (!profile && !strcmp(a, "--no-host")) o->host = 0, takes = 0;
         else if (!strcmp(a, "--sorted-order")) o->sorted_order = 1, takes = 0;
         else if (!strcmp(a, "--paper-grid")) o->paper_grid = 1, takes = 0;
+        else if (!strcmp(a, "--frame-order")) o->frame_order = 1, takes = 0;
         else return error_line("unknown option or missing value: '%s' (try 'fenns %s --help')", a,
                                profile ? "profile" : "bench"), 0;
         i += takes;
@@ -280,7 +320,14 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                         const char *label = sorted_labels[m];
                         if (!o->sorted_order) label = method;
                         float scene = make_points(sc->name, n, r, xyz, c.domain_max);
-                        char auto_label[64], grid_label[64];
+                        char auto_label[64], grid_label[64], order_label[96];
+                        if (o->frame_order) {
+                            if (!frame_order(xyz, n, r, c.domain_max)) {
+                                fprintf(stderr, "fenns: warning: skipping %s n=%u: out of host memory\n", sc->name, n);
+                                free(xyz);
+                                continue;
+                            }
+                        }
                         if (o->paper_grid && (methods[m] == FENNS_METHOD_COUNTING || methods[m] == FENNS_METHOD_OCTANT ||
                                               methods[m] == FENNS_METHOD_RADIX)) {
                             /* Table 4 of the FENNS paper: 450^3 at r = 0.2 ... 90^3 at r = 1 */
@@ -299,6 +346,10 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                                 label = auto_label;
                                 fprintf(stderr, "  auto: %s\n", choice.reason);
                             }
+                        }
+                        if (o->frame_order) {
+                            snprintf(order_label, sizeof order_label, "%s:frame-order", label);
+                            label = order_label;
                         }
                         bench_result res;
                         char why[256];
