@@ -6,7 +6,9 @@
 // the build has long sections. A cell of up to SORT_CAPACITY particles is
 // bitonic-sorted in shared memory in one go (its short sections again,
 // harmlessly), a larger one long section by long section, in SORT_CAPACITY
-// runs merged in global memory.
+// runs merged in global memory: ping-ponging between the permutation and the
+// section's own slice of the sorted particles, which holds nothing until its
+// gather (so the build needs no sort buffer of its own, 4 bytes a particle).
 #include "header.glsl"
 layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define USE_PARAMS
@@ -15,13 +17,16 @@ layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define CELLS_ACCESS readonly
 #define USE_PERM
 #define PERM_ACCESS coherent
-#define USE_SORT_TMP
 #define USE_POSITIONS
 #define USE_SORTED
-#define SORTED_ACCESS
+#define SORTED_ACCESS coherent
 #define SORTED_WRITE
 #include "bindings.glsl"
 #include "bitonic.glsl"
+
+// The merge's second array: entry i in the x of sorted particle i.
+uint tmp_load(uint i) { return load_sorted(i).x; }
+void tmp_store(uint i, uint v) { store_sorted(i, uvec4(v, 0u, 0u, 0u)); }
 
 uint log2_ceil(uint v) { return v <= 1u ? 0u : findMSB(v - 1u) + 1u; }
 
@@ -50,7 +55,7 @@ void sort_section(uint begin, uint len) {
     }
     if (len <= SORT_CAPACITY) return;
 
-    // Merge pairs of sorted runs, ping-ponging between perm and sort_tmp.
+    // Merge pairs of sorted runs, ping-ponging between perm and tmp.
     // Values are distinct, so an element's place is its index in its run plus
     // the number of smaller values in the partner run.
     bool in_perm = true;
@@ -64,22 +69,22 @@ void sort_section(uint begin, uint len) {
             uint other_begin = left ? pair + width : pair;
             uint other_end = left ? min(pair + 2u * width, len) : pair + width;
             if (other_begin >= len) other_begin = other_end = len;
-            uint v = in_perm ? perm[begin + i] : sort_tmp[begin + i];
+            uint v = in_perm ? perm[begin + i] : tmp_load(begin + i);
             uint lo = other_begin, hi = other_end; // first partner element > v
             while (lo < hi) {
                 uint mid = (lo + hi) >> 1u;
-                uint w = in_perm ? perm[begin + mid] : sort_tmp[begin + mid];
+                uint w = in_perm ? perm[begin + mid] : tmp_load(begin + mid);
                 if (w < v) lo = mid + 1u; else hi = mid;
             }
             uint place = pair + (i - own_begin) + (lo - other_begin);
-            if (in_perm) sort_tmp[begin + place] = v; else perm[begin + place] = v;
+            if (in_perm) tmp_store(begin + place, v); else perm[begin + place] = v;
         }
         in_perm = !in_perm;
     }
     memoryBarrierBuffer();
     barrier();
     if (!in_perm)
-        for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) perm[begin + i] = sort_tmp[begin + i];
+        for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) perm[begin + i] = tmp_load(begin + i);
     memoryBarrierBuffer();
     barrier();
 }

@@ -9,7 +9,7 @@
 #include "fenns_shared.h"
 #include "plan.h"
 
-_Static_assert(FENNS_BINDING_COUNT == 29, "the requirement message below names the binding count");
+_Static_assert(FENNS_BINDING_COUNT == 28, "the requirement message below names the binding count");
 
 void *fenns__alloc(const fenns_context ctx, size_t size) {
     if (ctx && ctx->allocator && ctx->allocator->pfnAllocation)
@@ -138,13 +138,13 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
     else if (l->max_workgroup_invocations < 64) missing = "64 invocations per workgroup";
     else if (props.limits.maxPerStageDescriptorStorageBuffers < FENNS_BINDING_COUNT ||
              props.limits.maxDescriptorSetStorageBuffers < FENNS_BINDING_COUNT)
-        missing = "29 storage buffers per shader stage and per descriptor set";
+        missing = "28 storage buffers per shader stage and per descriptor set";
     /* Push descriptors where the device has them enabled (the function
      * loads) with room for every binding, unless the caller asks for sets. */
     int can_push = ctx->vk.vkCmdPushDescriptorSetKHR && push.maxPushDescriptors >= FENNS_BINDING_COUNT && push_extension;
     ctx->push_descriptors = descriptors != FENNS_DESCRIPTORS_SETS && can_push;
     if (!missing && descriptors == FENNS_DESCRIPTORS_PUSH && !can_push)
-        missing = "VK_KHR_push_descriptor enabled with 29 push descriptors (descriptors = FENNS_DESCRIPTORS_PUSH)";
+        missing = "VK_KHR_push_descriptor enabled with 28 push descriptors (descriptors = FENNS_DESCRIPTORS_PUSH)";
     if (missing) {
         fenns__log(ctx, FENNS_LOG_ERROR, "device '%s' lacks %s", l->device_name, missing);
         return FENNS_ERROR_UNSUPPORTED_DEVICE;

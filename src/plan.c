@@ -268,7 +268,6 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     FENNS_REGION_(params, sizeof(fenns_gpu_params))
     FENNS_REGION_(cells, 4u * ((uint64_t)plan->work_base + plan->cell_capacity + 2u))
     FENNS_REGION_(perm, 4u * (n ? n : 1u))
-    FENNS_REGION_(sort_tmp, plan->method == FENNS_METHOD_FENNS ? 4u * (n ? n : 1u) : 0u)
     uint64_t largest_scan = n + 1 > plan->section_keys + 1u ? n + 1 : plan->section_keys + 1u;
     FENNS_REGION_(radix_histogram, plan->method == FENNS_METHOD_RADIX ? 4u * fenns_plan_radix_histogram(plan, particle_count) : 0u)
     FENNS_REGION_(scan_sums, fenns_plan_scan_sums_bytes(plan, largest_scan))

@@ -58,7 +58,6 @@ typedef struct fenns_scratch_plan {
     fenns_region params;      /* fenns_gpu_params */
     fenns_region cells;       /* work_base + cell_capacity + 2 u32 */
     fenns_region perm;        /* n u32 */
-    fenns_region sort_tmp;    /* n u32 (fenns only, size 0 otherwise) */
     fenns_region radix_histogram; /* radix: digit counts of every tile (size 0 otherwise) */
     fenns_region scan_sums;   /* block sums of the largest scan */
     fenns_region sorted;      /* n uvec4 (radix: also its sort's four u32 arrays, 256-byte aligned each) */

@@ -267,16 +267,16 @@ static void check_scratch(void) {
     for (size_t k = 0; k < 4; ++k) {
         fenns_scratch_plan s;
         fenns_plan_scratch(&p, ns[k], &s);
-        fenns_region r[] = {s.params, s.cells, s.perm, s.sort_tmp, s.scan_sums, s.sorted};
+        fenns_region r[] = {s.params, s.cells, s.perm, s.scan_sums, s.sorted};
         uint64_t end = 0;
-        for (size_t j = 0; j < 6; ++j) {
+        for (size_t j = 0; j < sizeof r / sizeof r[0]; ++j) {
             CHECK(r[j].offset % 256 == 0, "region %zu misaligned", j);
             CHECK(r[j].offset >= end, "region %zu overlaps the previous one", j);
             end = r[j].offset + r[j].size;
         }
         CHECK(end <= s.size, "regions run past the scratch size");
         uint64_t n = ns[k] ? ns[k] : 1;
-        CHECK(s.sorted.size == 16u * n && s.perm.size == 4u * n && s.sort_tmp.size == 4u * n, "n-sized regions");
+        CHECK(s.sorted.size == 16u * n && s.perm.size == 4u * n, "n-sized regions");
         CHECK(s.cells.size == 4u * ((uint64_t)p.work_base + p.cell_capacity + 2u), "cell tables");
         CHECK(s.params.size == sizeof(fenns_gpu_params), "params");
     }

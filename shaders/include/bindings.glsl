@@ -243,9 +243,6 @@ layout(std430, binding = FENNS_BINDING_RADIX_HISTOGRAM) RADIX_HISTOGRAM_ACCESS b
 uint radix_tile() { return gl_WorkGroupSize.x * FENNS_RADIX_ITEMS; }
 uint radix_digit(uint key) { return (key >> pc.mode) & (FENNS_RADIX_DIGITS - 1u); }
 #endif
-#ifdef USE_SORT_TMP
-layout(std430, binding = FENNS_BINDING_SORT_TMP) coherent buffer SortTmp { uint sort_tmp[]; };
-#endif
 
 // Workgroups of a linear job are laid out in rows (the x count is limited to
 // 65535 on many devices); direct and indirect dispatches alike.

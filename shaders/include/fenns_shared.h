@@ -23,7 +23,7 @@
  * that may exceed maxStorageBufferRange are bound as consecutive bindings,
  * each covering 2^chunk_shift elements: FENNS_CHUNKS for the particles,
  * FENNS_INDEX_CHUNKS for the lists (on a 4 GiB-range GPU, 24 GiB: more than
- * 2^32 entries). 29 bindings fit every device's 32 push descriptors. */
+ * 2^32 entries). 28 bindings fit every device's 32 push descriptors. */
 #define FENNS_CHUNKS 4
 #define FENNS_INDEX_CHUNKS 12
 #define FENNS_BINDING_POSITIONS 0 /* vec4 input, chunked 0..3 */
@@ -37,7 +37,6 @@
 #define FENNS_BINDING_COUNTS 14
 #define FENNS_BINDING_OFFSETS 15  /* u64 (uvec2 in GLSL) n+1 */
 #define FENNS_BINDING_INDICES 16  /* u32 lists, chunked 16..27 */
-#define FENNS_BINDING_SORT_TMP 28 /* u32 ping-pong for long sections */
 #define FENNS_BINDING_GPU_COUNT 11 /* build: the caller's particle count (fenns_build_info.particle_count_buffer);
                                      domain reduce and grid setup bind no scan, so it shares SCAN_IN's */
 #define FENNS_BINDING_KERNEL_OUTPUT 12 /* vec4 per particle of a user kernel; the kernel
@@ -58,7 +57,7 @@
 #define FENNS_BINDING_RADIX_HISTOGRAM 13
 #define FENNS_BINDING_RADIX_VALUES_IN 14
 #define FENNS_BINDING_RADIX_VALUES_OUT 15
-#define FENNS_BINDING_COUNT 29
+#define FENNS_BINDING_COUNT 28
 
 /* Workgroup-size limits the shaders are written for. */
 #define FENNS_MAX_WORKGROUP 256

@@ -162,7 +162,6 @@ void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenn
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
-    fenns__bind_region(&b, f, FENNS_BINDING_SORT_TMP, f->layout.sort_tmp);
     fenns_push pc = fenns__push_base(p, f->n);
     /* One workgroup per cell (and one for the invalid particles), where
      * section_order found a long section; else none. */

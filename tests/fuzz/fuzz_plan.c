@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (plan.max_particles > plan.max_particles_addressable) abort();
     fenns_scratch_plan s;
     fenns_plan_scratch(&plan, n_scratch % (plan.max_particles + 1u), &s);
-    const fenns_region regions[] = {s.params, s.cells, s.perm, s.sort_tmp, s.scan_sums, s.sorted};
+    const fenns_region regions[] = {s.params, s.cells, s.perm, s.radix_histogram, s.scan_sums, s.sorted};
     uint64_t end = 0;
     for (size_t i = 0; i < sizeof regions / sizeof regions[0]; ++i) {
         if (regions[i].offset < end || regions[i].offset % 256u) abort();
