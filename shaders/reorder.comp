@@ -9,7 +9,8 @@
 #define USE_PARAMS
 #define PARAMS_ACCESS readonly
 #define USE_CELLS
-#define CELLS_ACCESS
+#define CELLS_ACCESS readonly
+#define USE_CURSORS
 #define USE_PERM
 #define PERM_ACCESS writeonly
 #define USE_SORTED

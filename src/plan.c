@@ -155,10 +155,12 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     }
     /* The cell tables are bound whole, so they stay within
      * maxStorageBufferRange (counting's cell a particle would pass lavapipe's
-     * 128 MiB from about 5M particles); a smaller table only folds more. */
-    uint32_t cursor_arrays = fenns_plan_cursor_arrays(out->method);
+     * 128 MiB from about 5M particles); a smaller table only folds more.
+     * 130 words: the cursors' and the work table's 256-byte alignments and
+     * the work table's two extra entries. */
+    uint32_t cursor_arrays = fenns_plan_table_cursor_arrays(out->method);
     uint64_t table_words = limits->max_storage_buffer_range / 4u;
-    uint64_t by_range = (table_words - (1u + cursor_arrays) - 66u) / ((1u + cursor_arrays) * out->sections + 1u);
+    uint64_t by_range = (table_words - (1u + cursor_arrays) - 130u) / ((1u + cursor_arrays) * out->sections + 1u);
     if (cells > by_range) cells = by_range;
     if (info->grid_size) {
         /* The paper's baseline grid: every cell of the caller's box in the table. */
@@ -178,10 +180,12 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->section_keys = out->cell_capacity * out->sections + 1u;
     out->shared_histogram = out->section_keys <= shared_keys;
     /* Cell tables: section starts (keys + 1), left cursors, right cursors
-     * (fenns-paper's inner sections fill from the right; fenns has none;
-     * radix places particles by its sort, with no cursor), then the work
-     * table. */
-    out->work_base = ((1u + cursor_arrays) * out->section_keys + 1u + 63u) / 64u * 64u;
+     * (fenns-paper's inner sections fill from the right; fenns keeps its
+     * left ones in the sorted region; radix places particles by its sort,
+     * with no cursor), then the work table; cursors and work at 256-byte
+     * offsets (each is bound on its own). */
+    out->cursor_base = (out->section_keys + 1u + 63u) / 64u * 64u;
+    out->work_base = (out->cursor_base + cursor_arrays * out->section_keys + 63u) / 64u * 64u;
     /* fenns sizes cells by density (one workgroup of particles each, see
      * grid_setup.comp); fenns-paper keeps the paper's largest grid. */
     out->cell_occupancy = out->method == FENNS_METHOD_FENNS ? out->workgroup_size : 0u;
@@ -222,6 +226,10 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
 
 uint32_t fenns_plan_cursor_arrays(fenns_method m) {
     return m == FENNS_METHOD_FENNS ? 1u : m == FENNS_METHOD_RADIX ? 0u : 2u;
+}
+
+uint32_t fenns_plan_table_cursor_arrays(fenns_method m) {
+    return m == FENNS_METHOD_FENNS ? 0u : fenns_plan_cursor_arrays(m);
 }
 
 uint32_t fenns_plan_radix_passes(const fenns_plan *plan) {
@@ -275,8 +283,14 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
      * before the gather writes the sorted particles. */
     out->radix_array_stride = plan->method == FENNS_METHOD_RADIX ? align_up(4u * (n ? n : 1u), align) : 0u;
     uint64_t sorted = 16u * (n ? n : 1u);
-    FENNS_REGION_(sorted, sorted > 4u * out->radix_array_stride ? sorted : 4u * out->radix_array_stride)
+    if (sorted < 4u * out->radix_array_stride) sorted = 4u * out->radix_array_stride;
+    uint64_t cursors = 4u * (uint64_t)fenns_plan_cursor_arrays(plan->method) * plan->section_keys;
+    int cursors_in_sorted = fenns_plan_table_cursor_arrays(plan->method) == 0u && cursors != 0u;
+    if (cursors_in_sorted && sorted < cursors) sorted = cursors;
+    FENNS_REGION_(sorted, sorted)
 #undef FENNS_REGION_
+    out->cursors.offset = cursors_in_sorted ? out->sorted.offset : out->cells.offset + 4u * (uint64_t)plan->cursor_base;
+    out->cursors.size = cursors;
     out->size = at;
     out->alignment = align;
 }

@@ -39,6 +39,7 @@ typedef struct fenns_plan {
     uint32_t fine_max;            /* per-axis cap of the local grid */
     uint32_t fine_cells;          /* fenns-paper: fine_max^3 + 1; fenns: local cells (FENNS_LOCAL_DIM_MAX^3) */
     uint32_t sort_capacity;       /* section_sort shared elements (power of two) */
+    uint32_t cursor_base;         /* u32 index of the cursors in the cell tables (where they lie there) */
     uint32_t work_base;           /* u32 index of the work table in the cell tables */
     uint32_t cell_occupancy;      /* particles an average coarse cell aims at; 0: the paper's rule */
     uint32_t cell_margins;        /* border/inner sections: the smallest cell edge in margins (octant 2, else 1) */
@@ -60,7 +61,11 @@ typedef struct fenns_scratch_plan {
     fenns_region perm;        /* n u32 */
     fenns_region radix_histogram; /* radix: digit counts of every tile (size 0 otherwise) */
     fenns_region scan_sums;   /* block sums of the largest scan */
-    fenns_region sorted;      /* n uvec4 (radix: also its sort's four u32 arrays, 256-byte aligned each) */
+    fenns_region sorted;      /* n uvec4 (radix: also its sort's four u32 arrays, 256-byte aligned each;
+                                 fenns: also its cursors, at least section_keys u32) */
+    fenns_region cursors;     /* the reorder's cursors, section_keys u32 per array: fenns' in the
+                                 sorted region (written only after the reorder), the others' in
+                                 the cell tables (size 0: radix) */
     uint64_t radix_array_stride; /* radix: bytes from one of those arrays to the next (0 otherwise) */
     uint64_t size;
     uint64_t alignment;
@@ -72,9 +77,12 @@ typedef struct fenns_scratch_plan {
  * cells (counting, octant, radix) rather than a local grid per coarse cell. */
 int fenns_plan_walks_particles(fenns_method m);
 
-/* Cursor arrays in the cell tables: fenns 1 (left), fenns-paper, counting
- * and octant 2 (left, right), radix 0. */
+/* Cursor arrays of the reorder: fenns 1 (left), fenns-paper, counting and
+ * octant 2 (left, right), radix 0. */
 uint32_t fenns_plan_cursor_arrays(fenns_method m);
+/* Those in the cell tables: fenns keeps its one in the sorted particles'
+ * region instead (4 bytes a section key less scratch). */
+uint32_t fenns_plan_table_cursor_arrays(fenns_method m);
 
 /* radix: digit passes of its sort, tiles of n keys, and histogram entries
  * (FENNS_RADIX_DIGITS per tile, + 1 for the scan's total). */

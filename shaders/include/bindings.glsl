@@ -95,8 +95,6 @@ layout(std430, binding = FENNS_BINDING_CELLS) CELLS_ACCESS buffer Cells { uint c
 uint section_keys() { return pc.cell_capacity * pc.sections + 1u; }
 uint cell_count_with_invalid() { return pc.cell_capacity + 1u; }
 #define KEY_START(k) cells[(k)]
-#define LEFT_CURSOR(k) cells[section_keys() + 1u + (k)]
-#define RIGHT_CURSOR(k) cells[2u * section_keys() + 1u + (k)]
 #define WORK_START(c) cells[pc.work_base + (c)]
 uint cell_begin(uint c) { return KEY_START(c * pc.sections); }
 // The invalid particles' "cell" runs to n: it holds the absent particles
@@ -104,6 +102,12 @@ uint cell_begin(uint c) { return KEY_START(c * pc.sections); }
 uint cell_end(uint c) {
     return c == pc.cell_capacity ? pc.n : KEY_START((c + 1u) * pc.sections);
 }
+#endif
+#ifdef USE_CURSORS
+// Where the reorder places the next particle of each section (fenns_plan_scratch's cursors).
+layout(std430, binding = FENNS_BINDING_CURSORS) buffer Cursors { uint cursors[]; };
+#define LEFT_CURSOR(k) cursors[(k)]
+#define RIGHT_CURSOR(k) cursors[section_keys() + (k)]
 #endif
 #ifdef USE_PERM
 layout(std430, binding = FENNS_BINDING_PERM) PERM_ACCESS buffer Perm { uint perm[]; };

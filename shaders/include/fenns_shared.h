@@ -29,7 +29,8 @@
 #define FENNS_BINDING_POSITIONS 0 /* vec4 input, chunked 0..3 */
 #define FENNS_BINDING_SORTED 4    /* uvec4 sorted particles: xyz bits, w = original index; 4..7 */
 #define FENNS_BINDING_PARAMS 8    /* fenns_gpu_params */
-#define FENNS_BINDING_CELLS 9     /* start[K+1] | left cursor[K] | right cursor[K] | pad | work[C+1], K section keys, C cells */
+#define FENNS_BINDING_CELLS 9     /* start[K+1] | pad | left cursor[K] | right cursor[K] | pad | work[C+1], K section keys,
+                                     C cells (fenns: no cursors there) */
 #define FENNS_BINDING_PERM 10     /* u32 sorted -> original */
 #define FENNS_BINDING_SCAN_IN 11
 #define FENNS_BINDING_SCAN_OUT 12
@@ -37,6 +38,8 @@
 #define FENNS_BINDING_COUNTS 14
 #define FENNS_BINDING_OFFSETS 15  /* u64 (uvec2 in GLSL) n+1 */
 #define FENNS_BINDING_INDICES 16  /* u32 lists, chunked 16..27 */
+#define FENNS_BINDING_CURSORS 12 /* cell cursors and reorder: left cursor[K] | right cursor[K] (fenns: in the
+                                    sorted particles' region, before they are written) */
 #define FENNS_BINDING_GPU_COUNT 11 /* build: the caller's particle count (fenns_build_info.particle_count_buffer);
                                      domain reduce and grid setup bind no scan, so it shares SCAN_IN's */
 #define FENNS_BINDING_KERNEL_OUTPUT 12 /* vec4 per particle of a user kernel; the kernel

@@ -128,6 +128,7 @@ static uint64_t groups_for(fenns_pipeline p, uint64_t items) {
 void fenns__pass_cell_cursors(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind_region(&b, f, FENNS_BINDING_CURSORS, f->layout.cursors);
     fenns_push pc = fenns__push_base(p, f->n);
     fenns__dispatch(cmd, p, FENNS_PASS_cell_cursors, &b, &pc, groups_for(p, p->plan.section_keys));
 }
@@ -145,6 +146,7 @@ static void bind_placement(fenns_bindings *b, fenns_pipeline p, const fenns_fram
 void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int write_sorted) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
+    fenns__bind_region(&b, f, FENNS_BINDING_CURSORS, f->layout.cursors);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.gpu_count = fenns__uses_gpu_count(f);
     pc.mode = write_sorted ? 1u : 0u;
