@@ -50,16 +50,17 @@ elif [ "$part" = s ]; then
     bench --scenario sph50 --n 1048576
     bench --scenario sph50 --n 4194304
     bench --scenario sph50 --n 16777216 --method fenns --no-host
-    bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3
     bench --scenario s1 --n 4194304 --method fenns
     bench --scenario s3 --n 4194304 --method fenns
     bench --scenario dam --n 4194304 --method fenns
     bench --scenario cluster --n 4194304 --method fenns --no-host
     bench --scenario sph50 --n 4194304 --method fenns --frame-order
     bench --scenario sph50 --n 16777216 --method fenns --no-host --frame-order
-    bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3 --frame-order
     bench --scenario s1 --n 4194304 --method fenns --frame-order
     bench --scenario dam --n 4194304 --method fenns --no-host --frame-order
+    # 2^26 last: rows measured right after these long runs read up to 2x slow (clocks)
+    bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3
+    bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3 --frame-order
     "$B/fenns-sph" --particles 1000000 --steps 1000 --frames 0 > "$OUT/sph_log.txt" 2>&1
     "$B/fenns-sph" --particles 4000000 --steps 100 --frames 0 >> "$OUT/sph_log.txt" 2>&1
 elif [ "$part" = c ]; then
