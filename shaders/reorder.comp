@@ -26,8 +26,10 @@ void main() {
         if (i >= n) {
             // Absent (past a GPU count): in place at the end of the invalid
             // particles' cell, as an invalid particle, its position unread.
+            // fenns' section order writes its sorted record (its cursors
+            // are in the sorted region until then).
             perm[i] = i;
-            store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
+            if (pc.mode == 1u) store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
             continue;
         }
         vec3 p = load_position(i);

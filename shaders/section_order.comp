@@ -25,6 +25,11 @@
 void main() {
     uint key = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
     if (key >= section_keys()) return;
+    // Absent particles (past a GPU count) stay in place after the invalid
+    // ones, in no section: their records, invalid with their own index, are
+    // written here (the reorder's cursors filled the sorted region until now).
+    for (uint i = particle_count() + key; i < pc.n; i += section_keys())
+        store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
     uint begin = KEY_START(key), len = KEY_START(key + 1u) - begin;
     if (len > SMALL_SECTION) {
         atomicAdd(prm.long_sections, 1u);

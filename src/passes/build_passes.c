@@ -157,6 +157,7 @@ void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenn
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
+    pc.gpu_count = fenns__uses_gpu_count(f); /* absent particles' records, see section_order.comp */
     /* One invocation per section. */
     fenns__dispatch(cmd, p, FENNS_PASS_section_order, &b, &pc, f->n ? groups_for(p, p->plan.section_keys) : 0);
 }
