@@ -13,6 +13,7 @@
 #include <volk.h>
 
 #include "fenns/fenns_headless.h"
+#include "keep_drivers_mapped.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -821,6 +822,7 @@ fenns_result fenns_headless_create(const fenns_headless_create_info *info, fenns
         fenns_headless_destroy(h);
         return fr;
     }
+    fenns__headless_keep_drivers_mapped(); /* sanitized builds only */
     *out = h;
     return FENNS_SUCCESS;
 }
