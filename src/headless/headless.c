@@ -585,6 +585,7 @@ static fenns_result enumerate_devices(VkInstance instance, uint32_t api, fenns_l
     VkResult r;
     for (;;) {
         r = vkEnumeratePhysicalDevices(instance, &count, NULL);
+        fenns__headless_keep_drivers_mapped(); /* loaded by now; sanitized builds only */
         if (r != VK_SUCCESS)
             return vk_failed(log, user_data, "vkEnumeratePhysicalDevices", r);
         if (count == 0)
@@ -822,7 +823,6 @@ fenns_result fenns_headless_create(const fenns_headless_create_info *info, fenns
         fenns_headless_destroy(h);
         return fr;
     }
-    fenns__headless_keep_drivers_mapped(); /* sanitized builds only */
     *out = h;
     return FENNS_SUCCESS;
 }
