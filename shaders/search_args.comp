@@ -11,9 +11,8 @@
 
 void main() {
     if (gl_LocalInvocationIndex != 0u) return;
-    uint total = WORK_START(cell_count_with_invalid());
-    uint x = min(total, 65535u);
-    prm.dispatch_x = x;
-    prm.dispatch_y = x == 0u ? 0u : (total + x - 1u) / x;
-    prm.dispatch_z = 1u;
+    uvec3 rows = workgroup_rows(WORK_START(cell_count_with_invalid()));
+    prm.dispatch_x = rows.x;
+    prm.dispatch_y = rows.y;
+    prm.dispatch_z = rows.z;
 }

@@ -32,15 +32,13 @@ void main() {
         store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
     uint begin = KEY_START(key), len = KEY_START(key + 1u) - begin;
     if (len > SMALL_SECTION) {
-        atomicAdd(prm.long_sections, 1u);
-        // The section sort's workgroups (one per cell, rows of 65535 as
-        // fenns__dispatch lays them out): nearly every build has no long
-        // section, and its indirect dispatch then launches none (H100, 4M
-        // particles: 32770 idle workgroups took 0.03 ms).
-        uint groups = pc.cell_capacity + 1u, x = min(groups, 65535u);
-        atomicMax(prm.sort_dispatch_x, x);
-        atomicMax(prm.sort_dispatch_y, (groups + x - 1u) / x);
-        atomicMax(prm.sort_dispatch_z, 1u);
+        // The section sort's workgroups, one per cell: nearly every build
+        // has no long section, and its indirect dispatch then launches none
+        // (H100, 4M particles: 32770 idle workgroups took 0.03 ms).
+        uvec3 rows = workgroup_rows(pc.cell_capacity + 1u);
+        atomicMax(prm.sort_dispatch_x, rows.x);
+        atomicMax(prm.sort_dispatch_y, rows.y);
+        atomicMax(prm.sort_dispatch_z, rows.z);
         return;
     }
     if (len <= 4u) {

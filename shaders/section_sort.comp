@@ -2,13 +2,14 @@
 #extension GL_GOOGLE_include_directive : require
 // fenns (deterministic) only, after section_order.comp: the sections of
 // more than SMALL_SECTION particles it left, sorted by original index, and
-// their cells' sorted particles written. One workgroup per cell, idle unless
-// the build has long sections. A cell of up to SORT_CAPACITY particles is
-// bitonic-sorted in shared memory in one go (its short sections again,
-// harmlessly), a larger one long section by long section, in SORT_CAPACITY
-// runs merged in global memory: ping-ponging between the permutation and the
-// section's own slice of the sorted particles, which holds nothing until its
-// gather (so the build needs no sort buffer of its own, 4 bytes a particle).
+// their cells' sorted particles written. One workgroup per cell, dispatched
+// (indirectly, by section order) only when the build has long sections. A
+// cell of up to SORT_CAPACITY particles is bitonic-sorted in shared memory
+// in one go (its short sections again, harmlessly), a larger one long
+// section by long section, in SORT_CAPACITY runs merged in global memory:
+// ping-ponging between the permutation and the section's own slice of the
+// sorted particles, which holds nothing until its gather (so the build needs
+// no sort buffer of its own, 4 bytes a particle).
 #include "header.glsl"
 layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define USE_PARAMS
@@ -104,7 +105,6 @@ void gather(uint begin, uint len) {
 }
 
 void main() {
-    if (prm.long_sections == 0u) return; // nearly every build
     uint c = linear_workgroup();
     if (c >= cell_count_with_invalid()) return;
     uint first = c * pc.sections;

@@ -251,3 +251,8 @@ uint radix_digit(uint key) { return (key >> pc.mode) & (FENNS_RADIX_DIGITS - 1u)
 // Workgroups of a linear job are laid out in rows (the x count is limited to
 // 65535 on many devices); direct and indirect dispatches alike.
 uint linear_workgroup() { return gl_WorkGroupID.y * gl_NumWorkGroups.x + gl_WorkGroupID.x; }
+// The VkDispatchIndirectCommand of `groups` such workgroups (fenns__dispatch's rows).
+uvec3 workgroup_rows(uint groups) {
+    uint x = min(groups, 65535u);
+    return uvec3(x, x == 0u ? 0u : (groups + x - 1u) / x, 1u);
+}

@@ -163,12 +163,11 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 fine_reach;                        /* fine cells the search looks out (<= pc.fine_reach) */
     FENNS_U32 sort_incomplete;                   /* sections the build could not sort within the
                                                     driver's loop limit (pc.loop_limit) */
-    FENNS_U32 long_sections;                     /* fenns: sections too long for section_order,
-                                                    left to section_sort */
     FENNS_F32 radius;                            /* the build's radius (the pipeline's or its info's) */
     FENNS_U32 sort_dispatch_x, sort_dispatch_y, sort_dispatch_z; /* VkDispatchIndirectCommand of the
                                                     section sort: zero (no dispatch) unless
-                                                    section_order found a long section */
+                                                    section_order found a section too long
+                                                    for it */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 
