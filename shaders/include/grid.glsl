@@ -97,4 +97,6 @@ float distance2(vec3 a, vec3 b) {
     precise float d2 = d.x * d.x + d.y * d.y + d.z * d.z;
     return d2;
 }
-bool within_radius(vec3 a, vec3 b) { return distance2(a, b) <= prm.radius2; }
+// radius2: prm.radius2, read by the caller before its candidate loop (a
+// params read inside the loop is repeated every candidate).
+bool within_radius(vec3 a, vec3 b, float radius2) { return distance2(a, b) <= radius2; }

@@ -14,7 +14,7 @@
 void visit(inout query_state s, uvec4 c) {
     vec3 pj = uintBitsToFloat(c.xyz);
     float d2 = distance2(s.p, pj);
-    if (!(d2 <= prm.radius2)) return;
+    if (!(d2 <= s.radius2)) return;
     ++s.count;
     fenns_neighbor(s.user, s.index, c.w, s.p, pj, d2);
 }

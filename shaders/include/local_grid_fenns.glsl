@@ -62,6 +62,11 @@ struct query_state {
     uint index; // original index
     uint id;    // output_index: where its outputs go
     uint count;
+    // prm.radius2, read once: read in the candidate loop, the params
+    // buffer's value is loaded again every candidate (the compiler cannot
+    // prove the loop's stores leave it alone; H100 sph50 4M counts 1.71 ->
+    // 1.56 ms, dam 1.22 -> 1.10, cluster 2.58 -> 2.30).
+    float radius2;
 #ifdef FENNS_KERNEL
     fenns_state user; // the user kernel's (search_kernel.comp)
     uint self;        // the query's sorted position, which the walks skip (none: 0xFFFFFFFF)
@@ -172,11 +177,11 @@ void visit_if(inout query_state s, uvec4 c, uint j, bool valid) {
     // The user kernel sees neighbours only, by original index, in the
     // loop's fixed order.
     float d2 = distance2(s.p, pj);
-    if (!(valid && j != s.self && d2 <= prm.radius2)) return;
+    if (!(valid && j != s.self && d2 <= s.radius2)) return;
     ++s.count;
     fenns_neighbor(s.user, s.index, c.w, s.p, pj, d2);
 #else
-    bool hit = valid && within_radius(s.p, pj);
+    bool hit = valid && within_radius(s.p, pj, s.radius2);
     if (COUNT_ONLY == 1u) {
         s.count += hit ? 1u : 0u; // the query itself too: subtracted once at the end
         return;
@@ -225,6 +230,7 @@ query_state begin_query(uint q) {
     s.p = uintBitsToFloat(own.xyz);
     s.index = own.w;
     s.count = 0u;
+    s.radius2 = prm.radius2;
     s.id = output_index(s.index, q);
 #ifdef FENNS_KERNEL
     s.self = pc.point_set != 0u ? 0xFFFFFFFFu : q;

@@ -19,7 +19,7 @@ uint row_key(int y, int z) { return fine_key(uvec3(0u, uint(y), uint(z))); }
 // Algorithm 4: the queries in the 27 fine cells around a candidate.
 // The candidate, at sorted position j, lies in the grid cell at offset d
 // from the queries' cell.
-void lookup_neighbor_cells(uvec4 candidate, uint j, ivec3 d) {
+void lookup_neighbor_cells(uvec4 candidate, uint j, ivec3 d, float radius2) {
     vec3 p = uintBitsToFloat(candidate.xyz);
     uint id = output_index(candidate.w, j);
     vec3 l = local_position(p, d);
@@ -35,7 +35,7 @@ void lookup_neighbor_cells(uvec4 candidate, uint j, ivec3 d) {
         uint e = s_fine[row + uint(hi.x) + 1u];
         for (uint slot = s_fine[row + uint(lo.x)]; slot < e; ++slot) {
             uvec4 query = s_queries[slot];
-            if (query.w == id || !within_radius(uintBitsToFloat(query.xyz), p)) continue;
+            if (query.w == id || !within_radius(uintBitsToFloat(query.xyz), p, radius2)) continue;
             uint k = atomicAdd(s_found[slot], 1u);
             if (k < s_room[slot]) store_index(add64(s_base[slot], k), id);
         }
@@ -119,8 +119,9 @@ void search_cell(work_item w, uint q) {
     }
 
     // Lines 21-24: every particle of the own cell.
+    float radius2 = prm.radius2; // read once (see within_radius)
     for (uint j = cell_begin(w.cell) + t; j < w.query_end; j += gl_WorkGroupSize.x)
-        lookup_neighbor_cells(load_sorted(j), j, ivec3(0));
+        lookup_neighbor_cells(load_sorted(j), j, ivec3(0), radius2);
     // Lines 26-35: the border particles of each neighbouring cell, one
     // subgroup per cell (looping when there are fewer than 26 subgroups).
     for (uint k = gl_SubgroupID; k < 27u; k += gl_NumSubgroups) {
@@ -128,7 +129,7 @@ void search_cell(work_item w, uint q) {
         if (k == 13u || !neighbour_cell(center, k, key)) continue;
         uint end = KEY_START(key * pc.sections + 1u); // the border section
         for (uint j = cell_begin(key) + gl_SubgroupInvocationID; j < end; j += gl_SubgroupSize)
-            lookup_neighbor_cells(load_sorted(j), j, neighbour_offset(k));
+            lookup_neighbor_cells(load_sorted(j), j, neighbour_offset(k), radius2);
     }
     barrier();
 
