@@ -290,10 +290,16 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
         atomicAdd(prm.incomplete_queries, 1u);
         return 0u;
     }
+    // Per row only what changes with it: the y gap, one cell more each row
+    // (cell_gap's k - frac kept as `ahead`), and the chord, a product
+    // rather than a division (H100, sph50 4M counts 1.450 -> 1.416 ms, 1M
+    // 0.388 -> 0.378, s1 r=0.2 0.491 -> 0.482).
+    float inv_scale_x = 1.0 / t.scale.x, shifted_x = t.frac.x + side, width = 2.0 * side;
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z) {
         float gz = cell_gap(int(z - lo.z) - int(reach), t.frac.z) * t.scale.z;
-        for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
-            float gy = cell_gap(int(y - lo.y) - int(reach), t.frac.y) * t.scale.y;
+        float ahead = -side - t.frac.y; // for the row k = -reach
+        for (uint y = lo.y; y <= lo.y + 2u * reach; ++y, ahead += 1.0) {
+            float gy = max(max(ahead, -1.0 - ahead), 0.0) * t.scale.y;
 #ifdef FENNS_TRIM_BOX
             // Experiment (-DFENNS_SHADER_DEFINES=-DFENNS_TRIM_BOX): Morillo's
             // octant choice made per axis, i.e. every cell of the sphere's
@@ -303,9 +309,9 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
             float rest = 1.0 - gz * gz - gy * gy;
 #endif
             if (rest < 0.0) continue;
-            float chord = sqrt(rest) / t.scale.x; // half the row's reach, in fine cells
-            uint x0 = lo.x + uint(clamp(floor(t.frac.x - chord), -side, side) + side);
-            uint x1 = lo.x + uint(clamp(floor(t.frac.x + chord), -side, side) + side);
+            float chord = sqrt(rest) * inv_scale_x; // half the row's reach, in fine cells
+            uint x0 = lo.x + uint(clamp(floor(shifted_x - chord), 0.0, width));
+            uint x1 = lo.x + uint(clamp(floor(shifted_x + chord), 0.0, width));
             visit_row(s, row_of(x0, x1, local_index(0u, y, z, local_dim), split, reach));
         }
     }
