@@ -5,6 +5,7 @@
 
 #include "pipeline.h"
 #include "method_choice.h"
+#include "spirv_shared.h"
 
 #include "domain_reduce.spv.h"
 #include "grid_setup.spv.h"
@@ -74,45 +75,42 @@ fenns_plan_limits fenns__plan_limits(fenns_context ctx) {
     return l;
 }
 
+static const char *const pass_names[FENNS_PASS_COUNT] = {
+#define FENNS_PASS_NAME_(name) "fenns: " #name,
+    FENNS_PASS_LIST(FENNS_PASS_NAME_)
+#undef FENNS_PASS_NAME_
+};
+
+const char *fenns__pass_name(fenns_pass pass) { return pass_names[pass]; }
+
 /* "fenns: <pass>" on each pipeline, for debuggers and validation messages
  * (the context's debug_utils). */
 static VkResult name_pipeline(fenns_context ctx, VkPipeline pipeline, fenns_pass pass) {
-    static const char *const names[FENNS_PASS_COUNT] = {
-#define FENNS_PASS_NAME_(name) "fenns: " #name,
-        FENNS_PASS_LIST(FENNS_PASS_NAME_)
-#undef FENNS_PASS_NAME_
-    };
     VkDebugUtilsObjectNameInfoEXT info = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT,
                                           .objectType = VK_OBJECT_TYPE_PIPELINE,
                                           .objectHandle = (uint64_t)pipeline,
-                                          .pObjectName = names[pass]};
+                                          .pObjectName = pass_names[pass]};
     return ctx->vk.vkSetDebugUtilsObjectNameEXT(ctx->device, &info);
+}
+
+const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *bytes) {
+    shader_code code = code_of(pass, method);
+    *bytes = code.size;
+    return code.code;
 }
 
 /* Whether a method's builds run a pass: radix's own passes for radix only,
  * and none of the placement passes its sort replaces (each pipeline made
  * costs time at creation, most on CPU drivers). */
-static int method_runs(fenns_method method, fenns_pass pass) {
+int fenns__method_runs(fenns_method method, fenns_pass pass) {
     if (method == FENNS_METHOD_RADIX)
         return pass != FENNS_PASS_coarse_count && pass != FENNS_PASS_cell_cursors && pass != FENNS_PASS_reorder &&
                pass != FENNS_PASS_section_sort && pass != FENNS_PASS_section_order;
     return !fenns__is_radix_pass(pass);
 }
 
-static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kernel_info *kernel) {
-    fenns_context ctx = p->ctx;
-    if (!method_runs(p->plan.method, pass)) return VK_SUCCESS;
-    shader_code code = code_of(pass, p->plan.method);
-    if (pass == FENNS_PASS_search_kernel) {
-        if (!kernel) return VK_SUCCESS;
-        code = (shader_code){kernel->spirv, kernel->spirv_size};
-    }
-    VkShaderModuleCreateInfo module_info = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-                                            .codeSize = code.size, .pCode = code.code};
-    VkShaderModule module;
-    VkResult r = ctx->vk.vkCreateShaderModule(ctx->device, &module_info, ctx->allocator, &module);
-    if (r != VK_SUCCESS) return r;
-
+void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_t loop_limit,
+                                uint32_t max_workgroup_invocations, uint32_t values[FENNS_SPEC_CONSTANTS]) {
     /* constant_id 0: workgroup size; 1: the pass's shared array size; 2: search
      * work by particle, not by cell (counting's and octant's search_work), the
      * octant walk (their search);
@@ -124,32 +122,62 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kerne
     uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide;
     /* Sorted particles in chunks only where the capacity needs them: a wide
      * pass may be wide for its lists alone (H100, sph50 16M). */
-    int sorted_chunks = (uint64_t)p->plan.max_particles > (UINT64_C(1) << p->plan.chunk_shift16);
-    uint32_t values[7] = {p->plan.workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
-                          wide && sorted_chunks ? FENNS_CHUNKS : 1u, (uint32_t)p->plan.method};
-    if (pass == FENNS_PASS_search_work) values[2] = fenns_plan_walks_particles(p->plan.method) ? 1u : 0u;
-    if (fenns__is_search_pass(pass)) values[2] = p->plan.method == FENNS_METHOD_OCTANT ? 1u : 0u; /* radix: counting's walk */
-    if (pass == FENNS_PASS_coarse_count) values[1] = p->plan.shared_histogram ? p->plan.section_keys : 1;
+    int sorted_chunks = (uint64_t)plan->max_particles > (UINT64_C(1) << plan->chunk_shift16);
+    uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
+                                        wide && sorted_chunks ? FENNS_CHUNKS : 1u, (uint32_t)plan->method};
+    memcpy(values, v, sizeof v);
+    if (pass == FENNS_PASS_search_work) values[2] = fenns_plan_walks_particles(plan->method) ? 1u : 0u;
+    if (fenns__is_search_pass(pass)) values[2] = plan->method == FENNS_METHOD_OCTANT ? 1u : 0u; /* radix: counting's walk */
+    if (pass == FENNS_PASS_coarse_count) values[1] = plan->shared_histogram ? plan->section_keys : 1;
     if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
-        values[1] = p->plan.sort_capacity;
+        values[1] = plan->sort_capacity;
     /* Where the driver stops an invocation after a fixed number of loop
      * iterations (llvmpipe), the section sort's long sections (thousands of
      * coincident particles) take 4x fewer per invocation in a workgroup of
      * 1024; elsewhere the plan's size keeps more cells in flight (H100: 0.37
      * vs 0.2 ms for 4M particles). */
-    if (pass == FENNS_PASS_section_sort && ctx->loop_limit)
-        values[0] = ctx->limits.max_workgroup_invocations < 1024u ? ctx->limits.max_workgroup_invocations : 1024u;
+    if (pass == FENNS_PASS_section_sort && loop_limit)
+        values[0] = max_workgroup_invocations < 1024u ? max_workgroup_invocations : 1024u;
     if (fenns__is_search_pass(pass)) {
-        values[1] = p->plan.fine_cells; /* fenns: local cells; fenns-paper: fine cells + 1 */
+        values[1] = plan->fine_cells; /* fenns: local cells; fenns-paper: fine cells + 1 */
     }
     if (pass == FENNS_PASS_search_kernel) {
         /* One pipeline for every size: sorted particles in chunks only when
          * the capacity needs them. fenns-paper's walk uses no local grid. */
-        values[1] = p->plan.method == FENNS_METHOD_FENNS ? p->plan.fine_cells : 1u;
+        values[1] = plan->method == FENNS_METHOD_FENNS ? plan->fine_cells : 1u;
         values[5] = sorted_chunks ? FENNS_CHUNKS : 1u;
     }
-    VkSpecializationMapEntry entries[7] = {{0, 0, 4}, {1, 4, 4}, {2, 8, 4}, {3, 12, 4}, {4, 16, 4}, {5, 20, 4}, {6, 24, 4}};
-    VkSpecializationInfo spec = {7, entries, sizeof values, values};
+}
+
+static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kernel_info *kernel) {
+    fenns_context ctx = p->ctx;
+    if (!fenns__method_runs(p->plan.method, pass)) return FENNS_SUCCESS;
+    shader_code code = code_of(pass, p->plan.method);
+    if (pass == FENNS_PASS_search_kernel) {
+        if (!kernel) return FENNS_SUCCESS;
+        code = (shader_code){kernel->spirv, kernel->spirv_size};
+    }
+    uint32_t values[FENNS_SPEC_CONSTANTS];
+    fenns__pass_specialization(&p->plan, pass, ctx->loop_limit, ctx->limits.max_workgroup_invocations, values);
+    /* The planner keeps fenns' own shaders within the budget; a user kernel
+     * may declare shared arrays of its own. Past the device's limit the
+     * driver would refuse the pipeline (or worse): refuse it here, by name. */
+    uint64_t shared = fenns__spirv_shared_bytes(code.code, code.size / 4u, values, FENNS_SPEC_CONSTANTS);
+    if (shared != FENNS_SPIRV_UNKNOWN && shared > ctx->limits.max_shared_memory) {
+        fenns__log(ctx, FENNS_LOG_ERROR, "the %s pipeline needs %llu bytes of shared memory; the device has %u%s",
+                   fenns__pass_name(pass), (unsigned long long)shared, ctx->limits.max_shared_memory,
+                   pass == FENNS_PASS_search_kernel ? " (the kernel's own shared arrays count)" : "");
+        return FENNS_ERROR_UNSUPPORTED_DEVICE;
+    }
+    VkShaderModuleCreateInfo module_info = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                            .codeSize = code.size, .pCode = code.code};
+    VkShaderModule module;
+    VkResult r = ctx->vk.vkCreateShaderModule(ctx->device, &module_info, ctx->allocator, &module);
+    if (r != VK_SUCCESS) return fenns__from_vk(r);
+
+    VkSpecializationMapEntry entries[FENNS_SPEC_CONSTANTS];
+    for (uint32_t k = 0; k < FENNS_SPEC_CONSTANTS; ++k) entries[k] = (VkSpecializationMapEntry){k, 4u * k, 4u};
+    VkSpecializationInfo spec = {FENNS_SPEC_CONSTANTS, entries, sizeof values, values};
     VkComputePipelineCreateInfo info = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -160,7 +188,8 @@ static VkResult create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kerne
                                           &p->pipelines[pass]);
     ctx->vk.vkDestroyShaderModule(ctx->device, module, ctx->allocator);
     if (r == VK_SUCCESS && ctx->vk.vkSetDebugUtilsObjectNameEXT) r = name_pipeline(ctx, p->pipelines[pass], pass);
-    return r;
+    if (r != VK_SUCCESS) fenns__log(ctx, FENNS_LOG_ERROR, "creating the %s pipeline failed (VkResult %d)", fenns__pass_name(pass), (int)r);
+    return fenns__from_vk(r);
 }
 
 fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_create_info *info,
@@ -225,12 +254,16 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
             r = context->vk.vkCreatePipelineLayout(context->device, &layout_info, context->allocator, &p->kernel_layout);
         }
     }
-    for (int pass = 0; pass < FENNS_PASS_COUNT && r == VK_SUCCESS; ++pass)
-        r = create_pass(p, (fenns_pass)pass, kernel);
     if (r != VK_SUCCESS) {
-        fenns__log(context, FENNS_LOG_ERROR, "creating the compute pipelines failed (VkResult %d)", (int)r);
+        fenns__log(context, FENNS_LOG_ERROR, "creating the pipeline layouts failed (VkResult %d)", (int)r);
         fenns_pipeline_destroy(p);
         return fenns__from_vk(r);
+    }
+    for (int pass = 0; pass < FENNS_PASS_COUNT && result == FENNS_SUCCESS; ++pass)
+        result = create_pass(p, (fenns_pass)pass, kernel);
+    if (result != FENNS_SUCCESS) {
+        fenns_pipeline_destroy(p);
+        return result;
     }
     *out_pipeline = p;
     return FENNS_SUCCESS;

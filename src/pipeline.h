@@ -61,6 +61,19 @@ static inline int fenns__is_search_pass(fenns_pass pass) {
            pass == FENNS_PASS_search_count_wide;
 }
 
+/* A pass's name ("fenns: search"), for logs and debuggers. */
+const char *fenns__pass_name(fenns_pass pass);
+/* The SPIR-V of a pass's built-in shader for a method (NULL for
+ * search_kernel, the caller's), its size in bytes in *bytes. */
+const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *bytes);
+/* Whether the method's pipelines include the pass. */
+int fenns__method_runs(fenns_method method, fenns_pass pass);
+/* The specialization constants a pass's pipeline is made with (constant_id
+ * k is values[k]), from the plan and the driver's loop limit (0: none). */
+#define FENNS_SPEC_CONSTANTS 7
+void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_t loop_limit,
+                                uint32_t max_workgroup_invocations, uint32_t values[FENNS_SPEC_CONSTANTS]);
+
 struct fenns_pipeline_T {
     fenns_context ctx;
     fenns_plan plan;

@@ -22,8 +22,16 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 static uint32_t search_fenns_shared(void) { return 4u * 2u * LOCAL_CELLS_MAX + 4u * 27u + SCAN_SHARED + WORK_SHARED; }
 /* counting: 27 neighbour keys (and the unused one-cell local grid of the walk's shared code). */
 static uint32_t search_counting_shared(void) { return 4u * 2u + 4u * 27u + SCAN_SHARED; }
+/* fenns-paper: the fine grid, per query slot its record (16 bytes), count,
+ * list base (8) and room, and the loop-limit flag (local_grid_paper.glsl). */
 static uint32_t search_paper_shared(uint32_t fine_cells) {
-    return 4u * fine_cells + (16u + 12u) * FENNS_MAX_WORKGROUP + SCAN_SHARED + WORK_SHARED;
+    return 4u * fine_cells + (16u + 4u + 8u + 4u) * FENNS_MAX_WORKGROUP + 4u + SCAN_SHARED + WORK_SHARED;
+}
+
+/* section_sort (and list_sort, less): (value, section) pairs, a cell's
+ * section bounds and its long-section flag. */
+static uint32_t section_sort_shared(uint32_t sort_capacity) {
+    return 8u * sort_capacity + 4u * (FENNS_SECTIONS_FINE + 1u) + 4u;
 }
 
 static int finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
@@ -193,13 +201,12 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     /* (section, value) pairs, 8 bytes each; 2048 covers a density-sized cell
      * many times over while leaving room for several workgroups per SM. */
     uint32_t sort_capacity = 2048;
-    while (8u * sort_capacity + 4u * (FENNS_SECTIONS_FINE + 1u) > budget) sort_capacity >>= 1;
+    while (section_sort_shared(sort_capacity) > budget) sort_capacity >>= 1;
     out->sort_capacity = sort_capacity;
 
     uint32_t shared_max = out->shared_bytes_search;
     if (out->shared_histogram && 4u * out->section_keys > shared_max) shared_max = 4u * out->section_keys;
-    if (8u * sort_capacity + 4u * (FENNS_SECTIONS_FINE + 1u) > shared_max)
-        shared_max = 8u * sort_capacity + 4u * (FENNS_SECTIONS_FINE + 1u);
+    if (section_sort_shared(sort_capacity) > shared_max) shared_max = section_sort_shared(sort_capacity);
     out->shared_bytes_max = shared_max;
 
     /* Grid-stride passes: enough workgroups to fill a large GPU, few enough

@@ -494,6 +494,31 @@ static void check_bad_arguments(void) {
         fenns_pipeline_destroy(p);
     }
     user_set_destroy(&u);
+
+    /* A kernel whose own shared arrays pass the device's shared memory (256
+     * KiB: more than any GPU has) is refused by name before the driver sees
+     * it. */
+    static const char greedy[] = "shared float greedy_scratch[65536];\n"
+                                 "struct fenns_state { float x; };\n"
+                                 "void fenns_init(inout fenns_state s, uint i, vec3 pi) { s.x = 0.0; }\n"
+                                 "void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float d2) {\n"
+                                 "    greedy_scratch[j & 65535u] = d2;\n"
+                                 "    s.x += greedy_scratch[i & 65535u];\n"
+                                 "}\n"
+                                 "vec4 fenns_finish(fenns_state s, uint i, vec3 pi) { return vec4(s.x); }\n";
+    fenns_kernel_spirv gk;
+    CHECK(fenns_kernel_compile(greedy, "greedy.glsl", &gk) == FENNS_SUCCESS, "greedy kernel: %s", gk.log ? gk.log : "");
+    if (gk.code) {
+        fenns_kernel_info k3 = {gk.code, gk.size, VK_NULL_HANDLE};
+        pci.kernel = &k3;
+        p = NULL;
+        uint32_t before = g.error_messages;
+        fenns_result r = fenns_pipeline_create(g.context, &pci, &p);
+        CHECK(r == FENNS_ERROR_UNSUPPORTED_DEVICE && p == NULL && g.error_messages > before,
+              "a kernel with 256 KiB of shared memory gave %s", fenns_result_string(r));
+        fenns_pipeline_destroy(p);
+    }
+    fenns_kernel_spirv_free(&gk);
     g.quiet = 0;
     g.error_messages = 0;
 }

@@ -1,4 +1,5 @@
-/* Planner unit tests: no GPU, only the pure-C plan (src/plan.c). */
+/* Planner unit tests: no GPU, only the pure-C plan (src/plan.c) and the
+ * shaders' SPIR-V it budgets for. */
 #include "check.h"
 #include <math.h>
 #include <stdio.h>
@@ -7,6 +8,8 @@
 #include "plan.h"
 #include "method_choice.h"
 #include "fenns_shared.h"
+#include "pipeline.h"
+#include "spirv_shared.h"
 
 
 static const fenns_plan_limits lavapipe = {32768, 1024, 65535, 134217728u, 16};
@@ -52,6 +55,46 @@ static void check_bad_arguments(void) {
 }
 
 /* Every pipeline's shared memory fits the budget; grids are sane. */
+/* Every pipeline of the plan, as specialized (with and without llvmpipe's
+ * loop limit, which resizes the section sort), declares no more shared memory
+ * than the plan budgets: a device with exactly the budget runs them all. */
+static void check_shared_declared(const char *name, const fenns_plan_limits *l, const fenns_plan *p) {
+    for (int pass = 0; pass < FENNS_PASS_COUNT; ++pass) {
+        size_t bytes;
+        const uint32_t *spirv = fenns__pass_spirv((fenns_pass)pass, p->method, &bytes);
+        if (!spirv || !fenns__method_runs(p->method, (fenns_pass)pass)) continue;
+        for (uint32_t loop_limit = 0; loop_limit <= 65535u; loop_limit += 65535u) {
+            uint32_t values[FENNS_SPEC_CONSTANTS];
+            fenns__pass_specialization(p, (fenns_pass)pass, loop_limit, 1024u, values);
+            uint64_t shared = fenns__spirv_shared_bytes(spirv, bytes / 4u, values, FENNS_SPEC_CONSTANTS);
+            CHECK(shared != FENNS_SPIRV_UNKNOWN && shared <= p->shared_bytes_max && shared <= l->shared_memory_budget,
+                  "%s %s: %s declares %llu bytes of shared memory, the plan budgets %u of %u", name,
+                  fenns_method_name(p->method), fenns__pass_name((fenns_pass)pass), (unsigned long long)shared,
+                  p->shared_bytes_max, l->shared_memory_budget);
+        }
+    }
+}
+
+/* The reader of shared declarations itself: sizes, specialization, refusals. */
+static void check_spirv_reader(void) {
+    size_t bytes;
+    const uint32_t *scan = fenns__pass_spirv(FENNS_PASS_scan_block, FENNS_METHOD_FENNS, &bytes);
+    /* scan.glsl's subgroup totals: FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP u32. */
+    CHECK(fenns__spirv_shared_bytes(scan, bytes / 4u, NULL, 0) == 4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP),
+          "scan_block's shared totals");
+    /* section_sort: two u32 arrays of constant_id 1 (its sort capacity) elements, and more. */
+    const uint32_t *sort = fenns__pass_spirv(FENNS_PASS_section_sort, FENNS_METHOD_FENNS, &bytes);
+    uint32_t small[2] = {256, 64}, large[2] = {256, 1024};
+    uint64_t a = fenns__spirv_shared_bytes(sort, bytes / 4u, small, 2), b = fenns__spirv_shared_bytes(sort, bytes / 4u, large, 2);
+    CHECK(a != FENNS_SPIRV_UNKNOWN && b == a + 2u * 4u * (1024u - 64u), "section_sort sized by its spec constant: %llu / %llu",
+          (unsigned long long)a, (unsigned long long)b);
+    uint32_t junk[8] = {0x07230203u, 0x00010000u, 0, 100, 0, 0, 0, 0};
+    CHECK(fenns__spirv_shared_bytes(junk, 8, NULL, 0) == FENNS_SPIRV_UNKNOWN, "malformed words");
+    CHECK(fenns__spirv_shared_bytes(junk, 3, NULL, 0) == FENNS_SPIRV_UNKNOWN, "short module");
+    junk[0] = 0;
+    CHECK(fenns__spirv_shared_bytes(junk, 8, NULL, 0) == FENNS_SPIRV_UNKNOWN, "not SPIR-V");
+}
+
 static void check_fits(const char *name, const fenns_plan_limits *l, fenns_method method) {
     fenns_pipeline_create_info i = info_for(1.0f, 1u << 20);
     i.method = method;
@@ -95,6 +138,7 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
           "%s: cell tables past maxStorageBufferRange", name);
     printf("  %-8s %-11s wg %u fine %u cells %u sort %u shared %u\n", name, fenns_method_name(method),
            p.workgroup_size, p.fine_max, p.cell_capacity, p.sort_capacity, p.shared_bytes_max);
+    check_shared_declared(name, l, &p);
 }
 
 /* radix: enough 4-bit passes for every key (absent particles' included),
@@ -344,11 +388,14 @@ static void check_dims(const char *name, float r, const float lo[3], const float
 
 int main(void) {
     check_bad_arguments();
+    check_spirv_reader();
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_FENNS);
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_FENNS_PAPER);
     check_fits("mobile", &mobile, FENNS_METHOD_FENNS);
     check_fits("mobile", &mobile, FENNS_METHOD_FENNS_PAPER);
     check_fits("desktop", &desktop, FENNS_METHOD_FENNS);
+    check_fits("desktop", &desktop, FENNS_METHOD_FENNS_PAPER);
+    check_fits("mobile", &mobile, FENNS_METHOD_OCTANT);
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_COUNTING);
     check_fits("mobile", &mobile, FENNS_METHOD_COUNTING);
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_OCTANT);
