@@ -158,8 +158,8 @@ void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenn
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.gpu_count = fenns__uses_gpu_count(f); /* absent particles' records, see section_order.comp */
-    /* One invocation per section. */
-    fenns__dispatch(cmd, p, FENNS_PASS_section_order, &b, &pc, f->n ? groups_for(p, p->plan.section_keys) : 0);
+    /* One invocation per sorted position (absent ones included). */
+    fenns__dispatch(cmd, p, FENNS_PASS_section_order, &b, &pc, groups_for(p, f->n));
 }
 
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
