@@ -205,7 +205,7 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);
         build_step(s, info, 1, "reorder", reorder_step, (deterministic ? 24u : 40u) * n);
         if (deterministic) {
-            build_step(s, info, 1, "section order", section_order_step, 8u * keys + 44u * n);
+            build_step(s, info, 1, "section order", section_order_step, 48u * n);
             build_step(s, info, 1, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
             indirect(&s->items[s->count - 1u]); /* its workgroup count from section order */
         }
