@@ -75,13 +75,15 @@ fenns_plan_limits fenns__plan_limits(fenns_context ctx) {
     return l;
 }
 
+/* "fenns: <pass>": the prefixed name debuggers show; logs print the bare one. */
+#define FENNS_NAME_PREFIX_ "fenns: "
 static const char *const pass_names[FENNS_PASS_COUNT] = {
-#define FENNS_PASS_NAME_(name) "fenns: " #name,
+#define FENNS_PASS_NAME_(name) FENNS_NAME_PREFIX_ #name,
     FENNS_PASS_LIST(FENNS_PASS_NAME_)
 #undef FENNS_PASS_NAME_
 };
 
-const char *fenns__pass_name(fenns_pass pass) { return pass_names[pass]; }
+const char *fenns__pass_name(fenns_pass pass) { return pass_names[pass] + sizeof FENNS_NAME_PREFIX_ - 1; }
 
 /* "fenns: <pass>" on each pipeline, for debuggers and validation messages
  * (the context's debug_utils). */

@@ -61,7 +61,7 @@ static inline int fenns__is_search_pass(fenns_pass pass) {
            pass == FENNS_PASS_search_count_wide;
 }
 
-/* A pass's name ("fenns: search"), for logs and debuggers. */
+/* A pass's name ("search"), for logs; debuggers see it as "fenns: search". */
 const char *fenns__pass_name(fenns_pass pass);
 /* The SPIR-V of a pass's built-in shader for a method (NULL for
  * search_kernel, the caller's), its size in bytes in *bytes. */

@@ -30,46 +30,66 @@ typedef struct module {
     uint32_t spec_count;
 } module;
 
+/* One instruction of the stream: its words, word count and opcode. */
+typedef struct instruction {
+    const uint32_t *w;
+    uint32_t len;
+    uint32_t op;
+} instruction;
+
+/* The instruction at *at, stepping *at past it; 0 at the end. The stream's
+ * word counts are checked once (well_formed) before any walk. */
+static int next_instruction(const module *m, size_t *at, instruction *in) {
+    if (*at >= m->count) return 0;
+    in->w = m->words + *at;
+    in->len = in->w[0] >> 16;
+    in->op = in->w[0] & 0xFFFFu;
+    *at += in->len;
+    return 1;
+}
+
+/* Whether every instruction's word count is non-zero and ends inside the
+ * module (so next_instruction always makes progress and stays in bounds). */
+static int well_formed(const module *m) {
+    for (size_t at = HEADER_WORDS; at < m->count;) {
+        uint32_t n = m->words[at] >> 16;
+        if (n == 0 || n > m->count - at) return 0;
+        at += n;
+    }
+    return 1;
+}
+
 /* Where the result id of an instruction sits: word 1 for types, word 2 for
  * constants and variables (after their result type). */
-static int result_word(uint32_t op) {
+static uint32_t result_word(uint32_t op) {
     if (op == OP_CONSTANT || op == OP_SPEC_CONSTANT || op == OP_VARIABLE) return 2;
     if (op >= OP_TYPE_BOOL && op <= OP_TYPE_POINTER) return 1;
     return 0;
 }
 
-/* The instruction defining `id` (its word count in *len), or NULL. */
-static const uint32_t *definition(const module *m, uint32_t id, uint32_t *len) {
-    for (size_t at = HEADER_WORDS; at < m->count;) {
-        uint32_t n = m->words[at] >> 16, op = m->words[at] & 0xFFFFu;
-        if (n == 0 || at + n > m->count) return NULL;
-        int r = result_word(op);
-        if (r && (uint32_t)r < n && m->words[at + (uint32_t)r] == id) {
-            *len = n;
-            return m->words + at;
+/* The instruction defining `id`, or 0. */
+static int definition(const module *m, uint32_t id, instruction *def) {
+    instruction in;
+    for (size_t at = HEADER_WORDS; next_instruction(m, &at, &in);) {
+        uint32_t r = result_word(in.op);
+        if (r && r < in.len && in.w[r] == id) {
+            *def = in;
+            return 1;
         }
-        at += n;
     }
-    return NULL;
+    return 0;
 }
 
 /* The value of an integer constant, a specialization constant as specialized. */
 static uint64_t constant_value(const module *m, uint32_t id) {
-    uint32_t n;
-    const uint32_t *d = definition(m, id, &n);
-    if (!d || n < 4) return FENNS_SPIRV_UNKNOWN;
-    uint32_t op = d[0] & 0xFFFFu;
-    if (op == OP_CONSTANT) return d[3];
-    if (op != OP_SPEC_CONSTANT) return FENNS_SPIRV_UNKNOWN;
-    for (size_t at = HEADER_WORDS; at < m->count;) {
-        uint32_t k = m->words[at] >> 16;
-        if (k == 0 || at + k > m->count) return FENNS_SPIRV_UNKNOWN;
-        if ((m->words[at] & 0xFFFFu) == OP_DECORATE && k >= 4 && m->words[at + 1] == id &&
-            m->words[at + 2] == DECORATION_SPEC_ID)
-            return m->words[at + 3] < m->spec_count ? m->spec[m->words[at + 3]] : d[3];
-        at += k;
-    }
-    return d[3];
+    instruction d, in;
+    if (!definition(m, id, &d) || d.len < 4) return FENNS_SPIRV_UNKNOWN;
+    if (d.op == OP_CONSTANT) return d.w[3];
+    if (d.op != OP_SPEC_CONSTANT) return FENNS_SPIRV_UNKNOWN;
+    for (size_t at = HEADER_WORDS; next_instruction(m, &at, &in);)
+        if (in.op == OP_DECORATE && in.len >= 4 && in.w[1] == id && in.w[2] == DECORATION_SPEC_ID)
+            return in.w[3] < m->spec_count ? m->spec[in.w[3]] : d.w[3];
+    return d.w[3];
 }
 
 static uint64_t times(uint64_t a, uint64_t b) {
@@ -79,20 +99,20 @@ static uint64_t times(uint64_t a, uint64_t b) {
 }
 
 static uint64_t type_size(const module *m, uint32_t id, int depth) {
-    uint32_t n;
-    const uint32_t *d = depth < MAX_DEPTH ? definition(m, id, &n) : NULL;
-    if (!d) return FENNS_SPIRV_UNKNOWN;
-    switch (d[0] & 0xFFFFu) {
+    instruction d;
+    if (depth >= MAX_DEPTH || !definition(m, id, &d)) return FENNS_SPIRV_UNKNOWN;
+    switch (d.op) {
     case OP_TYPE_BOOL: return 4;
     case OP_TYPE_INT:
-    case OP_TYPE_FLOAT: return n >= 3 ? d[2] / 8u : FENNS_SPIRV_UNKNOWN;
+    case OP_TYPE_FLOAT: return d.len >= 3 ? d.w[2] / 8u : FENNS_SPIRV_UNKNOWN;
     case OP_TYPE_VECTOR:
-    case OP_TYPE_MATRIX: return n >= 4 ? times(d[3], type_size(m, d[2], depth + 1)) : FENNS_SPIRV_UNKNOWN;
-    case OP_TYPE_ARRAY: return n >= 4 ? times(constant_value(m, d[3]), type_size(m, d[2], depth + 1)) : FENNS_SPIRV_UNKNOWN;
+    case OP_TYPE_MATRIX: return d.len >= 4 ? times(d.w[3], type_size(m, d.w[2], depth + 1)) : FENNS_SPIRV_UNKNOWN;
+    case OP_TYPE_ARRAY:
+        return d.len >= 4 ? times(constant_value(m, d.w[3]), type_size(m, d.w[2], depth + 1)) : FENNS_SPIRV_UNKNOWN;
     case OP_TYPE_STRUCT: {
         uint64_t sum = 0;
-        for (uint32_t k = 2; k < n; ++k) {
-            uint64_t s = type_size(m, d[k], depth + 1);
+        for (uint32_t k = 2; k < d.len; ++k) {
+            uint64_t s = type_size(m, d.w[k], depth + 1);
             if (s == FENNS_SPIRV_UNKNOWN || sum + s < sum) return FENNS_SPIRV_UNKNOWN;
             sum += s;
         }
@@ -106,19 +126,16 @@ uint64_t fenns__spirv_shared_bytes(const uint32_t *words, size_t word_count, con
                                    uint32_t spec_count) {
     if (!words || word_count < HEADER_WORDS || words[0] != SPIRV_MAGIC) return FENNS_SPIRV_UNKNOWN;
     module m = {words, word_count, spec, spec_count};
+    if (!well_formed(&m)) return FENNS_SPIRV_UNKNOWN;
     uint64_t total = 0;
-    for (size_t at = HEADER_WORDS; at < word_count;) {
-        uint32_t n = words[at] >> 16;
-        if (n == 0 || at + n > word_count) return FENNS_SPIRV_UNKNOWN;
-        if ((words[at] & 0xFFFFu) == OP_VARIABLE && n >= 4 && words[at + 3] == STORAGE_WORKGROUP) {
-            uint32_t len;
-            const uint32_t *pointer = definition(&m, words[at + 1], &len);
-            if (!pointer || (pointer[0] & 0xFFFFu) != OP_TYPE_POINTER || len < 4) return FENNS_SPIRV_UNKNOWN;
-            uint64_t s = type_size(&m, pointer[3], 0);
-            if (s == FENNS_SPIRV_UNKNOWN || total + s < total) return FENNS_SPIRV_UNKNOWN;
-            total += s;
-        }
-        at += n;
+    instruction in, pointer;
+    for (size_t at = HEADER_WORDS; next_instruction(&m, &at, &in);) {
+        if (in.op != OP_VARIABLE || in.len < 4 || in.w[3] != STORAGE_WORKGROUP) continue;
+        if (!definition(&m, in.w[1], &pointer) || pointer.op != OP_TYPE_POINTER || pointer.len < 4)
+            return FENNS_SPIRV_UNKNOWN;
+        uint64_t s = type_size(&m, pointer.w[3], 0);
+        if (s == FENNS_SPIRV_UNKNOWN || total + s < total) return FENNS_SPIRV_UNKNOWN;
+        total += s;
     }
     return total;
 }

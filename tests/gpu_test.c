@@ -69,8 +69,10 @@ void fenns_test_log(fenns_log_level level, const char *message, void *user_data)
                 g->validation_messages++;
         } else {
             tag = "error: ";
-            if (g)
+            if (g) {
                 g->error_messages++;
+                snprintf(g->last_error, sizeof g->last_error, "%s", message);
+            }
         }
     } else if (level == FENNS_LOG_WARNING) {
         tag = "warning: ";

@@ -41,6 +41,7 @@ typedef struct fenns_test_gpu {
     uint32_t driver_oom_messages; /* of those, the driver reporting its own VK_ERROR_OUT_OF_HOST_MEMORY
                                      (Mesa logs each one through debug utils); not counted above */
     uint32_t error_messages;      /* other FENNS_LOG_ERROR messages (e.g. the library's) */
+    char last_error[512];         /* the last of those (cut to fit) */
     uint32_t warning_messages;
     int quiet;                    /* 1: count but do not print (tests of expected errors) */
     /* For every recording's info (.descriptors): needed where the device has
