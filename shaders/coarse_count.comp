@@ -27,11 +27,11 @@ void main() {
     for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < n; i += stride) {
         uint key = particle_key(load_position(i));
         if (shared_histogram) atomicAdd(s_histogram[key], 1u);
-        else atomicAdd(KEY_START(key), 1u);
+        else atomicAdd(KEY_START(count_slot(key)), 1u);
     }
     if (shared_histogram) {
         barrier();
         for (uint c = gl_LocalInvocationIndex; c < keys; c += gl_WorkGroupSize.x)
-            if (s_histogram[c] != 0u) atomicAdd(KEY_START(c), s_histogram[c]);
+            if (s_histogram[c] != 0u) atomicAdd(KEY_START(count_slot(c)), s_histogram[c]);
     }
 }

@@ -9,7 +9,7 @@
 #define USE_PARAMS
 #define PARAMS_ACCESS readonly
 #define USE_CELLS
-#define CELLS_ACCESS readonly
+#define CELLS_ACCESS
 #define USE_CURSORS
 #define USE_PERM
 #define PERM_ACCESS writeonly
@@ -26,17 +26,19 @@ void main() {
         if (i >= n) {
             // Absent (past a GPU count): in place at the end of the invalid
             // particles' cell, as an invalid particle, its position unread.
-            // fenns' section order writes its sorted record (its cursors
-            // are in the sorted region until then).
+            // fenns' section order writes its sorted record.
             perm[i] = i;
             if (pc.mode == 1u) store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
             continue;
         }
         vec3 p = load_position(i);
         uint key = particle_key(p);
-        // The paper's inner sections fill from the right; all else from the left.
+        // fenns fills from the left with the starts as cursors (count_slot);
+        // the paper's inner sections fill from the right; all else from the left.
         bool from_right = pc.sections == FENNS_SECTIONS_PAPER && key != section_keys() - 1u && (key & 1u) == 1u;
-        uint target = from_right ? atomicAdd(RIGHT_CURSOR(key), 0xFFFFFFFFu) - 1u : atomicAdd(LEFT_CURSOR(key), 1u);
+        uint target = starts_are_cursors() ? atomicAdd(KEY_START(key + 1u), 1u)
+                      : from_right        ? atomicAdd(RIGHT_CURSOR(key), 0xFFFFFFFFu) - 1u
+                                          : atomicAdd(LEFT_CURSOR(key), 1u);
         perm[target] = i;
         if (pc.mode == 1u) store_sorted(target, uvec4(floatBitsToUint(p), i));
     }

@@ -90,8 +90,8 @@ void main() {
     uint chunk_end = chunk + gl_WorkGroupSize.x, n = particle_count(), i = chunk + t;
     if (i >= n && i < pc.n) {
         // Absent (past a GPU count): an invalid record with its own index,
-        // in place after the invalid particles (the reorder's cursors filled
-        // the sorted region until now).
+        // in place after the invalid particles (fenns' reorder writes no
+        // records).
         store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
     }
     if (t == 0u) {

@@ -166,7 +166,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
      * 128 MiB from about 5M particles); a smaller table only folds more.
      * 130 words: the cursors' and the work table's 256-byte alignments and
      * the work table's two extra entries. */
-    uint32_t cursor_arrays = fenns_plan_table_cursor_arrays(out->method);
+    uint32_t cursor_arrays = fenns_plan_cursor_arrays(out->method);
     uint64_t table_words = limits->max_storage_buffer_range / 4u;
     uint64_t by_range = (table_words - (1u + cursor_arrays) - 130u) / ((1u + cursor_arrays) * out->sections + 1u);
     if (cells > by_range) cells = by_range;
@@ -188,10 +188,10 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->section_keys = out->cell_capacity * out->sections + 1u;
     out->shared_histogram = out->section_keys <= shared_keys;
     /* Cell tables: section starts (keys + 1), left cursors, right cursors
-     * (fenns-paper's inner sections fill from the right; fenns keeps its
-     * left ones in the sorted region; radix places particles by its sort,
-     * with no cursor), then the work table; cursors and work at 256-byte
-     * offsets (each is bound on its own). */
+     * (fenns-paper's inner sections fill from the right; fenns advances its
+     * section starts instead, count_slot in bindings.glsl; radix places
+     * particles by its sort, with no cursor), then the work table; cursors
+     * and work at 256-byte offsets (each is bound on its own). */
     out->cursor_base = (out->section_keys + 1u + 63u) / 64u * 64u;
     out->work_base = (out->cursor_base + cursor_arrays * out->section_keys + 63u) / 64u * 64u;
     /* fenns sizes cells by density (one workgroup of particles each, see
@@ -232,11 +232,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
 }
 
 uint32_t fenns_plan_cursor_arrays(fenns_method m) {
-    return m == FENNS_METHOD_FENNS ? 1u : m == FENNS_METHOD_RADIX ? 0u : 2u;
-}
-
-uint32_t fenns_plan_table_cursor_arrays(fenns_method m) {
-    return m == FENNS_METHOD_FENNS ? 0u : fenns_plan_cursor_arrays(m);
+    return m == FENNS_METHOD_FENNS || m == FENNS_METHOD_RADIX ? 0u : 2u;
 }
 
 uint32_t fenns_plan_radix_passes(const fenns_plan *plan) {
@@ -291,13 +287,10 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     out->radix_array_stride = plan->method == FENNS_METHOD_RADIX ? align_up(4u * (n ? n : 1u), align) : 0u;
     uint64_t sorted = 16u * (n ? n : 1u);
     if (sorted < 4u * out->radix_array_stride) sorted = 4u * out->radix_array_stride;
-    uint64_t cursors = 4u * (uint64_t)fenns_plan_cursor_arrays(plan->method) * plan->section_keys;
-    int cursors_in_sorted = fenns_plan_table_cursor_arrays(plan->method) == 0u && cursors != 0u;
-    if (cursors_in_sorted && sorted < cursors) sorted = cursors;
     FENNS_REGION_(sorted, sorted)
 #undef FENNS_REGION_
-    out->cursors.offset = cursors_in_sorted ? out->sorted.offset : out->cells.offset + 4u * (uint64_t)plan->cursor_base;
-    out->cursors.size = cursors;
+    out->cursors.offset = out->cells.offset + 4u * (uint64_t)plan->cursor_base;
+    out->cursors.size = 4u * (uint64_t)fenns_plan_cursor_arrays(plan->method) * plan->section_keys;
     out->size = at;
     out->alignment = align;
 }

@@ -61,11 +61,9 @@ typedef struct fenns_scratch_plan {
     fenns_region perm;        /* n u32 */
     fenns_region radix_histogram; /* radix: digit counts of every tile (size 0 otherwise) */
     fenns_region scan_sums;   /* block sums of the largest scan */
-    fenns_region sorted;      /* n uvec4 (radix: also its sort's four u32 arrays, 256-byte aligned each;
-                                 fenns: also its cursors, at least section_keys u32) */
-    fenns_region cursors;     /* the reorder's cursors, section_keys u32 per array: fenns' in the
-                                 sorted region (written only after the reorder), the others' in
-                                 the cell tables (size 0: radix) */
+    fenns_region sorted;      /* n uvec4 (radix: also its sort's four u32 arrays, 256-byte aligned each) */
+    fenns_region cursors;     /* the reorder's cursors, section_keys u32 per array, in the cell
+                                 tables (size 0: fenns and radix need none) */
     uint64_t radix_array_stride; /* radix: bytes from one of those arrays to the next (0 otherwise) */
     uint64_t size;
     uint64_t alignment;
@@ -77,12 +75,10 @@ typedef struct fenns_scratch_plan {
  * cells (counting, octant, radix) rather than a local grid per coarse cell. */
 int fenns_plan_walks_particles(fenns_method m);
 
-/* Cursor arrays of the reorder: fenns 1 (left), fenns-paper, counting and
- * octant 2 (left, right), radix 0. */
+/* Cursor arrays of the reorder, in the cell tables: fenns-paper, counting
+ * and octant 2 (left, right); fenns 0 (its reorder advances the section
+ * starts themselves), radix 0 (it places particles by its sort). */
 uint32_t fenns_plan_cursor_arrays(fenns_method m);
-/* Those in the cell tables: fenns keeps its one in the sorted particles'
- * region instead (4 bytes a section key less scratch). */
-uint32_t fenns_plan_table_cursor_arrays(fenns_method m);
 
 /* radix: digit passes of its sort, tiles of n keys, and histogram entries
  * (FENNS_RADIX_DIGITS per tile, + 1 for the scan's total). */

@@ -129,7 +129,7 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     CHECK((16ull << p.chunk_shift16) <= l->max_storage_buffer_range && (4ull << p.chunk_shift4) <= l->max_storage_buffer_range,
           "%s: chunks exceed maxStorageBufferRange", name);
     CHECK((32ull << p.chunk_shift16) > l->max_storage_buffer_range, "%s: chunks not the largest power of two", name);
-    /* Cursors in the cell tables: fenns-paper, counting, octant 2; fenns keeps its one in the sorted region. */
+    /* Cursors in the cell tables: fenns-paper, counting, octant 2; fenns and radix none. */
     uint32_t cursor_arrays = p.method == FENNS_METHOD_FENNS || p.method == FENNS_METHOD_RADIX ? 0u : 2u;
     CHECK(p.cursor_base >= p.section_keys + 1u && p.cursor_base % 64u == 0, "%s: cursor placement", name);
     CHECK(p.work_base >= p.cursor_base + cursor_arrays * p.section_keys && p.work_base % 64u == 0,
@@ -283,15 +283,15 @@ static void check_grid_size(void) {
         fenns_plan_scratch(&p, 9u << 20, &s);
         CHECK(s.cells.size <= lavapipe.max_storage_buffer_range, "%s: cell tables of %llu bytes past lavapipe's range",
               fenns_method_name(all[m]), (unsigned long long)s.cells.size);
-        /* The reorder's cursors: bound on their own (aligned, within the range), in the sorted
-         * region (fenns) or between the section starts and the work table. */
+        /* The reorder's cursors: bound on their own (aligned, within the range), between the
+         * section starts and the work table; none for fenns (it advances the starts) and radix. */
         uint64_t cursors = 4u * (uint64_t)fenns_plan_cursor_arrays(all[m]) * p.section_keys;
         uint64_t tables_end = s.cells.offset + 4u * (uint64_t)p.work_base;
-        int in_sorted = s.cursors.offset == s.sorted.offset && s.cursors.size <= s.sorted.size;
         int in_cells = s.cursors.offset >= s.cells.offset + 4u * ((uint64_t)p.section_keys + 1u) &&
                        s.cursors.offset + s.cursors.size <= tables_end;
+        int none = all[m] == FENNS_METHOD_FENNS || all[m] == FENNS_METHOD_RADIX;
         CHECK(s.cursors.size == cursors && s.cursors.size <= lavapipe.max_storage_buffer_range &&
-                  s.cursors.offset % 256u == 0 && (all[m] == FENNS_METHOD_FENNS ? in_sorted : cursors == 0 || in_cells),
+                  s.cursors.offset % 256u == 0 && (none ? cursors == 0 : cursors != 0 && in_cells),
               "%s: cursors at %llu, %llu bytes", fenns_method_name(all[m]), (unsigned long long)s.cursors.offset,
               (unsigned long long)s.cursors.size);
     }
@@ -335,11 +335,9 @@ static void check_scratch(void) {
         }
         CHECK(end <= s.size, "regions run past the scratch size");
         uint64_t n = ns[k] ? ns[k] : 1;
-        CHECK(s.sorted.size == (16u * n > 4u * p.section_keys ? 16u * n : 4u * p.section_keys) && s.perm.size == 4u * n,
-              "n-sized regions");
-        /* fenns' cursors: the sorted region's first bytes (written only after the reorder). */
-        CHECK(s.cursors.offset == s.sorted.offset && s.cursors.size == 4u * (uint64_t)p.section_keys,
-              "cursors in the sorted region");
+        CHECK(s.sorted.size == 16u * n && s.perm.size == 4u * n, "n-sized regions");
+        /* fenns keeps no cursors: its reorder advances the section starts. */
+        CHECK(s.cursors.size == 0, "fenns has no cursors");
         CHECK(s.cells.size == 4u * ((uint64_t)p.work_base + p.cell_capacity + 2u), "cell tables");
         CHECK(s.params.size == sizeof(fenns_gpu_params), "params");
     }

@@ -102,6 +102,13 @@ uint cell_begin(uint c) { return KEY_START(c * pc.sections); }
 uint cell_end(uint c) {
     return c == pc.cell_capacity ? pc.n : KEY_START((c + 1u) * pc.sections);
 }
+// Where the coarse count counts section key k. fenns counts it one entry on,
+// so the scan leaves the start of k there and the reorder can place k's
+// particles with that entry as its cursor, leaving the start of k + 1: the
+// section starts need no cursor array, and no pass to copy starts into one.
+// The other methods count in place and place with cursors.
+bool starts_are_cursors() { return pc.sections == FENNS_SECTIONS_FINE; }
+uint count_slot(uint k) { return starts_are_cursors() ? k + 1u : k; }
 #endif
 #ifdef USE_CURSORS
 // Where the reorder places the next particle of each section (fenns_plan_scratch's cursors).

@@ -38,8 +38,8 @@
 #define FENNS_BINDING_COUNTS 14
 #define FENNS_BINDING_OFFSETS 15  /* u64 (uvec2 in GLSL) n+1 */
 #define FENNS_BINDING_INDICES 16  /* u32 lists, chunked 16..27 */
-#define FENNS_BINDING_CURSORS 12 /* cell cursors and reorder: left cursor[K] | right cursor[K] (fenns: in the
-                                    sorted particles' region, before they are written) */
+#define FENNS_BINDING_CURSORS 12 /* cell cursors and reorder: left cursor[K] | right cursor[K] (fenns: none,
+                                    the status block stands in) */
 #define FENNS_BINDING_GPU_COUNT 11 /* build: the caller's particle count (fenns_build_info.particle_count_buffer);
                                      domain reduce and grid setup bind no scan, so it shares SCAN_IN's */
 #define FENNS_BINDING_KERNEL_OUTPUT 12 /* vec4 per particle of a user kernel; the kernel

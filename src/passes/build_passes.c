@@ -115,10 +115,14 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
 }
 
 void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    /* Counts of the K section keys become starts; start[K] = n. */
+    /* Counts of the K section keys become starts; start[K] = n. fenns
+     * counted key k at k + 1 (count_slot in bindings.glsl): its K + 1
+     * entries scanned leave the start of k at k + 1, which its reorder
+     * advances to the start of k + 1. */
     VkDeviceSize cells = f->scratch.offset + f->layout.cells.offset;
+    uint32_t keys = p->plan.section_keys, counted = p->plan.method == FENNS_METHOD_FENNS ? keys + 1u : keys;
     fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
-                       cells, f->scratch.buffer, cells, p->plan.section_keys, p->plan.section_keys + 1u);
+                       cells, f->scratch.buffer, cells, counted, keys + 1u);
 }
 
 static uint64_t groups_for(fenns_pipeline p, uint64_t items) {
