@@ -1,8 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Paper Algorithm 1: count the particles of every cell section, in a shared
-// histogram flushed with one global atomic per non-empty cell (mode 1), or
-// straight into global memory when the grid outgrows shared memory (mode 0).
+// Paper Algorithm 1: count the particles of every cell section (fenns: of
+// every coarse cell, places_by_cell in bindings.glsl), in a shared histogram
+// flushed with one global atomic per non-empty entry (mode 1), or straight
+// into global memory when the table outgrows shared memory (mode 0).
 #include "header.glsl"
 layout(constant_id = 1) const uint HISTOGRAM = 1;
 #define USE_POSITIONS
@@ -16,8 +17,8 @@ layout(constant_id = 1) const uint HISTOGRAM = 1;
 shared uint s_histogram[HISTOGRAM];
 
 void main() {
-    bool shared_histogram = pc.mode == 1u;
-    uint keys = section_keys();
+    bool shared_histogram = pc.mode == 1u, by_cell = places_by_cell();
+    uint keys = by_cell ? cell_count_with_invalid() : section_keys();
     if (shared_histogram) {
         for (uint c = gl_LocalInvocationIndex; c < keys; c += gl_WorkGroupSize.x) s_histogram[c] = 0u;
         barrier();
@@ -26,12 +27,17 @@ void main() {
     uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
     for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < n; i += stride) {
         uint key = particle_key(load_position(i));
+        if (by_cell) key /= pc.sections; // the invalid key's cell is cell_capacity
         if (shared_histogram) atomicAdd(s_histogram[key], 1u);
-        else atomicAdd(KEY_START(count_slot(key)), 1u);
+        else if (by_cell) atomicAdd(COARSE_START(key + 1u), 1u);
+        else atomicAdd(KEY_START(key), 1u);
     }
     if (shared_histogram) {
         barrier();
         for (uint c = gl_LocalInvocationIndex; c < keys; c += gl_WorkGroupSize.x)
-            if (s_histogram[c] != 0u) atomicAdd(KEY_START(count_slot(c)), s_histogram[c]);
+            if (s_histogram[c] != 0u) {
+                if (by_cell) atomicAdd(COARSE_START(c + 1u), s_histogram[c]);
+                else atomicAdd(KEY_START(c), s_histogram[c]);
+            }
     }
 }

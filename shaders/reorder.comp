@@ -3,7 +3,8 @@
 // Paper Algorithm 2: place every particle in its cell section (paper: border
 // particles from the left, inner ones from the right). Writes the permutation
 // (sorted -> original); with pc.mode == 1 (fenns-paper) also the sorted
-// particles themselves, in the order the atomics happened to give.
+// particles themselves, in the order the atomics happened to give. fenns
+// places by coarse cell only; cell_order.comp orders each cell.
 #include "header.glsl"
 #define USE_POSITIONS
 #define USE_PARAMS
@@ -26,17 +27,17 @@ void main() {
         if (i >= n) {
             // Absent (past a GPU count): in place at the end of the invalid
             // particles' cell, as an invalid particle, its position unread.
-            // fenns' section order writes its sorted record.
             perm[i] = i;
-            if (pc.mode == 1u) store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
+            store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
             continue;
         }
         vec3 p = load_position(i);
         uint key = particle_key(p);
-        // fenns fills from the left with the starts as cursors (count_slot);
-        // the paper's inner sections fill from the right; all else from the left.
+        // fenns fills its coarse cells from the left with their starts as
+        // cursors (places_by_cell); the paper's inner sections fill from the
+        // right; all else from the left.
         bool from_right = pc.sections == FENNS_SECTIONS_PAPER && key != section_keys() - 1u && (key & 1u) == 1u;
-        uint target = starts_are_cursors() ? atomicAdd(KEY_START(key + 1u), 1u)
+        uint target = places_by_cell() ? atomicAdd(COARSE_START(key / pc.sections + 1u), 1u)
                       : from_right        ? atomicAdd(RIGHT_CURSOR(key), 0xFFFFFFFFu) - 1u
                                           : atomicAdd(LEFT_CURSOR(key), 1u);
         perm[target] = i;

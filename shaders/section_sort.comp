@@ -1,15 +1,15 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// fenns (deterministic) only, after section_order.comp: the sections of
-// more than SMALL_SECTION particles it left, sorted by original index, and
-// their cells' sorted particles written. One workgroup per cell, dispatched
-// (indirectly, by section order) only when the build has long sections. A
-// cell of up to SORT_CAPACITY particles is bitonic-sorted in shared memory
-// in one go (its short sections again, harmlessly), a larger one long
-// section by long section, in SORT_CAPACITY runs merged in global memory:
-// ping-ponging between the permutation and the section's own slice of the
-// sorted particles, which holds nothing until its gather (so the build needs
-// no sort buffer of its own, 4 bytes a particle).
+// fenns (deterministic) only, after cell_order.comp: the cells of more than
+// its capacity (pc.count) particles, which it grouped by section (fine cell)
+// but did not order within one, sorted by (section, original index), and
+// their sorted particles written. One workgroup per cell, dispatched
+// (indirectly, by the cell order) only when the build has such cells. Runs
+// of sections of up to SORT_CAPACITY particles are bitonic-sorted in shared
+// memory in one go; a larger section in SORT_CAPACITY runs merged in global
+// memory: ping-ponging between the permutation and the section's own slice
+// of the sorted particles, which holds nothing until its gather (so the
+// build needs no sort buffer of its own, 4 bytes a particle).
 #include "header.glsl"
 layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define USE_PARAMS
@@ -91,10 +91,8 @@ void sort_section(uint begin, uint len) {
 }
 
 shared uint s_bounds[FENNS_SECTIONS_FINE + 1];
-shared uint s_long_sections;
 
-#define SMALL_SECTION 32u // as in section_order.comp
-
+// The sorted particles of the cell's slice [begin, begin + len).
 void gather(uint begin, uint len) {
     memoryBarrierBuffer(); // the sort's perm writes, before other invocations read them
     barrier();
@@ -104,62 +102,64 @@ void gather(uint begin, uint len) {
     }
 }
 
+// Sorts the run of sections [s0, s1) (at most SORT_CAPACITY particles) in
+// one go by (section, original index): sections are contiguous already, so
+// each comes out sorted in place.
+void sort_sections(uint s0, uint s1) {
+    uint begin = s_bounds[s0], len = s_bounds[s1] - begin;
+    uint padded = next_pow2_at_least_2(len);
+    for (uint i = gl_LocalInvocationIndex; i < padded; i += gl_WorkGroupSize.x) {
+        uint section = 0xFFFFFFFFu;
+        if (i < len) { // the last section starting at or before begin + i
+            uint lo = s0, hi = s1;
+            while (hi - lo > 1u) {
+                uint mid = (lo + hi) >> 1u;
+                if (s_bounds[mid] <= begin + i) lo = mid; else hi = mid;
+            }
+            section = lo;
+        }
+        s_bitonic[i] = i < len ? perm[begin + i] : 0xFFFFFFFFu;
+        s_bitonic_section[i] = section;
+    }
+    barrier();
+    bitonic_sort_shared(padded);
+    for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) perm[begin + i] = s_bitonic[i];
+    barrier();
+}
+
+// The end of the run of sections from s that sorts in one go: as many as
+// fit SORT_CAPACITY, or s alone when it does not fit by itself.
+uint run_end(uint s, uint sections) {
+    uint e = s + 1u;
+    while (e < sections && s_bounds[e + 1u] - s_bounds[s] <= SORT_CAPACITY) ++e;
+    return e;
+}
+
 void main() {
     uint c = linear_workgroup();
     if (c >= cell_count_with_invalid()) return;
     uint first = c * pc.sections;
     uint sections = c == pc.cell_capacity ? 1u : pc.sections;
-    if (gl_LocalInvocationIndex == 0u) s_long_sections = 0u;
     for (uint s = gl_LocalInvocationIndex; s <= sections; s += gl_WorkGroupSize.x) s_bounds[s] = KEY_START(first + s);
     barrier();
     uint begin = s_bounds[0], len = s_bounds[sections] - begin;
-    uint long_sections = 0u;
-    for (uint s = gl_LocalInvocationIndex; s < sections; s += gl_WorkGroupSize.x)
-        if (s_bounds[s + 1u] - s_bounds[s] > SMALL_SECTION) ++long_sections;
-    if (long_sections != 0u) atomicAdd(s_long_sections, long_sections);
-    barrier();
-    if (s_long_sections == 0u) return;
-    if (len <= SORT_CAPACITY) {
-        // The whole cell in one sort by (section, original index): sections
-        // are contiguous already, so each comes out sorted in place.
-        uint padded = next_pow2_at_least_2(len);
-        for (uint i = gl_LocalInvocationIndex; i < padded; i += gl_WorkGroupSize.x) {
-            uint section = 0xFFFFFFFFu;
-            if (i < len) { // the last section starting at or before begin + i
-                uint lo = 0u, hi = sections;
-                while (hi - lo > 1u) {
-                    uint mid = (lo + hi) >> 1u;
-                    if (s_bounds[mid] <= begin + i) lo = mid; else hi = mid;
-                }
-                section = lo;
-            }
-            s_bitonic[i] = i < len ? perm[begin + i] : 0xFFFFFFFFu;
-            s_bitonic_section[i] = section;
-        }
-        barrier();
-        bitonic_sort_shared(padded);
-        for (uint i = gl_LocalInvocationIndex; i < len; i += gl_WorkGroupSize.x) {
-            uint v = s_bitonic[i];
-            perm[begin + i] = v;
-            store_sorted(begin + i, uvec4(floatBitsToUint(load_position(v)), v));
-        }
-        return;
-    }
+    if (len <= pc.count) return; // cell_order.comp ordered it (pc.count: its capacity)
     uint steps = 1024u + len / gl_WorkGroupSize.x;
-    for (uint s = 0u; s < sections; ++s) {
-        uint b = s_bounds[s], e = s_bounds[s + 1u];
-        if (e - b > SMALL_SECTION) steps += sort_section_steps(e - b) + 1u;
+    for (uint s = 0u; s < sections;) {
+        uint e = run_end(s, sections), run = s_bounds[e] - s_bounds[s];
+        steps += (run > SORT_CAPACITY ? sort_section_steps(run) : sort_section_steps(1u)) + e - s;
+        s = e;
     }
     if (pc.loop_limit != 0u && steps > pc.loop_limit) {
         // The searches of this build report every query incomplete.
         if (gl_LocalInvocationIndex == 0u) atomicAdd(prm.sort_incomplete, 1u);
         return;
     }
-    for (uint s = 0u; s < sections; ++s) {
-        uint b = s_bounds[s], e = s_bounds[s + 1u];
-        if (e - b > SMALL_SECTION) {
-            sort_section(b, e - b);
-            gather(b, e - b);
-        }
+    for (uint s = 0u; s < sections;) {
+        uint e = run_end(s, sections), b = s_bounds[s], run = s_bounds[e] - b;
+        if (run > SORT_CAPACITY) sort_section(b, run);
+        else if (run > 1u) sort_sections(s, e);
+        s = e;
     }
+    gather(begin, len);
 }

@@ -34,6 +34,11 @@ static uint32_t section_sort_shared(uint32_t sort_capacity) {
     return 8u * sort_capacity + 4u * (FENNS_SECTIONS_FINE + 1u) + 4u;
 }
 
+/* cell_order: a coarse cell's fine-cell starts and original indices, and the scan's totals. */
+static uint32_t cell_order_shared(uint32_t order_capacity) {
+    return 4u * FENNS_SECTIONS_FINE + 4u * order_capacity + SCAN_SHARED;
+}
+
 static int finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
 int fenns_plan_radius_ok(float r) { return isfinite(r) && r > 0.0f; }
@@ -186,6 +191,9 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     }
     out->cell_capacity = (uint32_t)cells; /* >= 151 with 16 KiB, so a folded table keeps >= 5 per axis */
     out->section_keys = out->cell_capacity * out->sections + 1u;
+    /* (fenns counts coarse cells, a table 125x smaller than its sections';
+     * it keeps the sections' switch point, where global atomics measured
+     * fast, one change at a time.) */
     out->shared_histogram = out->section_keys <= shared_keys;
     /* Cell tables: section starts (keys + 1), left cursors, right cursors
      * (fenns-paper's inner sections fill from the right; fenns advances its
@@ -203,9 +211,12 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     uint32_t sort_capacity = 2048;
     while (section_sort_shared(sort_capacity) > budget) sort_capacity >>= 1;
     out->sort_capacity = sort_capacity;
+    /* cell_order.comp holds up to 8 particles an invocation. */
+    out->order_capacity = sort_capacity < 8u * out->workgroup_size ? sort_capacity : 8u * out->workgroup_size;
 
     uint32_t shared_max = out->shared_bytes_search;
-    if (out->shared_histogram && 4u * out->section_keys > shared_max) shared_max = 4u * out->section_keys;
+    if (out->shared_histogram && 4u * fenns_plan_count_entries(out) > shared_max) shared_max = 4u * fenns_plan_count_entries(out);
+    if (cell_order_shared(out->order_capacity) > shared_max) shared_max = cell_order_shared(out->order_capacity);
     if (section_sort_shared(sort_capacity) > shared_max) shared_max = section_sort_shared(sort_capacity);
     out->shared_bytes_max = shared_max;
 
@@ -233,6 +244,10 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
 
 uint32_t fenns_plan_cursor_arrays(fenns_method m) {
     return m == FENNS_METHOD_FENNS || m == FENNS_METHOD_RADIX ? 0u : 2u;
+}
+
+uint32_t fenns_plan_count_entries(const fenns_plan *plan) {
+    return plan->method == FENNS_METHOD_FENNS ? plan->cell_capacity + 1u : plan->section_keys;
 }
 
 uint32_t fenns_plan_radix_passes(const fenns_plan *plan) {

@@ -33,12 +33,13 @@ typedef struct fenns_plan {
     uint32_t cell_capacity;       /* coarse cells a grid may use */
     uint32_t sections;            /* per cell: FENNS_SECTIONS_PAPER (2) or FENNS_SECTIONS_FINE */
     uint32_t section_keys;        /* cell_capacity * sections + 1 (the last: invalid particles) */
-    uint32_t shared_histogram;    /* counting in shared memory (needs 4*section_keys bytes) */
+    uint32_t shared_histogram;    /* counting in shared memory (4 bytes per fenns_plan_count_entries) */
     uint32_t coarse_dims[3];      /* grid for the caller's box (the GPU recomputes it the same way) */
     uint32_t table_dims[3];       /* the cell table it folds onto (= coarse_dims when it fits) */
     uint32_t fine_max;            /* per-axis cap of the local grid */
     uint32_t fine_cells;          /* fenns-paper: fine_max^3 + 1; fenns: local cells (FENNS_LOCAL_DIM_MAX^3) */
     uint32_t sort_capacity;       /* section_sort shared elements (power of two) */
+    uint32_t order_capacity;      /* fenns: particles of a coarse cell cell_order orders at once */
     uint32_t cursor_base;         /* u32 index of the cursors in the cell tables (where they lie there) */
     uint32_t work_base;           /* u32 index of the work table in the cell tables */
     uint32_t cell_occupancy;      /* particles an average coarse cell aims at; 0: the paper's rule */
@@ -79,6 +80,11 @@ int fenns_plan_walks_particles(fenns_method m);
  * and octant 2 (left, right); fenns 0 (its reorder advances the section
  * starts themselves), radix 0 (it places particles by its sort). */
 uint32_t fenns_plan_cursor_arrays(fenns_method m);
+
+/* Entries the coarse count counts into: fenns one per coarse cell (and one
+ * for the invalid particles; cell_order.comp then orders every cell by fine
+ * cell), the other methods one per section key. */
+uint32_t fenns_plan_count_entries(const fenns_plan *plan);
 
 /* radix: digit passes of its sort, tiles of n keys, and histogram entries
  * (FENNS_RADIX_DIGITS per tile, + 1 for the scan's total). */

@@ -102,13 +102,16 @@ uint cell_begin(uint c) { return KEY_START(c * pc.sections); }
 uint cell_end(uint c) {
     return c == pc.cell_capacity ? pc.n : KEY_START((c + 1u) * pc.sections);
 }
-// Where the coarse count counts section key k. fenns counts it one entry on,
-// so the scan leaves the start of k there and the reorder can place k's
-// particles with that entry as its cursor, leaving the start of k + 1: the
-// section starts need no cursor array, and no pass to copy starts into one.
-// The other methods count in place and place with cursors.
-bool starts_are_cursors() { return pc.sections == FENNS_SECTIONS_FINE; }
-uint count_slot(uint k) { return starts_are_cursors() ? k + 1u : k; }
+// fenns places particles by coarse cell, then orders each cell by fine cell
+// in one workgroup (cell_order.comp), which writes the section starts: its
+// coarse count and reorder use one counter per coarse cell (and one for the
+// invalid particles), kept where the work table goes (free until the search
+// work pass). Cell c is counted one entry on, at COARSE_START(c + 1), so the
+// scan leaves the start of c there, the reorder's atomics use that entry as
+// c's cursor, and after the reorder COARSE_START(c) is the start of c: no
+// cursor array. The other methods count and place by section, with cursors.
+bool places_by_cell() { return pc.sections == FENNS_SECTIONS_FINE; }
+#define COARSE_START(c) cells[pc.work_base + (c)]
 #endif
 #ifdef USE_CURSORS
 // Where the reorder places the next particle of each section (fenns_plan_scratch's cursors).

@@ -166,7 +166,7 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_F32 radius;                            /* the build's radius (the pipeline's or its info's) */
     FENNS_U32 sort_dispatch_x, sort_dispatch_y, sort_dispatch_z; /* VkDispatchIndirectCommand of the
                                                     section sort: zero (no dispatch) unless
-                                                    section_order found a section too long
+                                                    the cell order found a cell too large
                                                     for it */
 } FENNS_END_STRUCT(fenns_gpu_params)
 

@@ -73,14 +73,14 @@ static void cell_cursors_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__pass_cell_cursors(cmd, p, &r->f);
 }
 static void reorder_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    /* Algorithm 2; fenns' section order writes the sorted particles instead. */
+    /* Algorithm 2; fenns' cell order writes the sorted particles instead. */
     fenns__pass_reorder(cmd, p, &r->f, p->plan.method != FENNS_METHOD_FENNS);
 }
-static void section_order_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_section_order(cmd, p, &r->f);
+static void cell_order_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_cell_order(cmd, p, &r->f);
 }
 static void section_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_section_sort(cmd, p, &r->f); /* long sections only */
+    fenns__pass_section_sort(cmd, p, &r->f); /* large cells only */
 }
 static void radix_keys_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_radix_keys(cmd, p, &r->f);
@@ -200,15 +200,16 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);
         build_step(s, info, 1, "gather", radix_gather_step, 36u * n);
     } else {
-        build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * keys);
-        build_step(s, info, 0, "cell scan", cell_scan_step, 8u * keys);
-        /* fenns' reorder advances the section starts themselves (count_slot). */
+        const uint64_t counted = fenns_plan_count_entries(&p->plan);
+        build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * counted);
+        build_step(s, info, 0, "cell scan", cell_scan_step, 8u * counted);
+        /* fenns' reorder advances its coarse cells' starts themselves (COARSE_START). */
         if (!deterministic) build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);
         build_step(s, info, 1, "reorder", reorder_step, (deterministic ? 24u : 40u) * n);
         if (deterministic) {
-            build_step(s, info, 1, "section order", section_order_step, 48u * n);
+            build_step(s, info, 1, "cell order", cell_order_step, 44u * n + 4u * keys);
             build_step(s, info, 1, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
-            indirect(&s->items[s->count - 1u]); /* its workgroup count from section order */
+            indirect(&s->items[s->count - 1u]); /* its workgroup count from the cell order */
         }
     }
     build_step(s, info, 0, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity);

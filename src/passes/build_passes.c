@@ -1,6 +1,6 @@
 /* The build passes: clear, domain, grid, Algorithm 1 (count), scan,
- * Algorithm 2 (reorder), and for the deterministic variant the section order
- * and the long sections' sort; finally the search work list. */
+ * Algorithm 2 (reorder), and for fenns the cell order and the large cells'
+ * sort; finally the search work list. */
 #include <stddef.h>
 #include <string.h>
 
@@ -65,8 +65,14 @@ void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame 
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, 0), key_min, 0u);
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, key_min), key_end - key_min, 0xFFFFFFFFu);
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, key_end), sizeof(fenns_gpu_params) - key_end, 0u);
-    /* Only the counted section starts need zeros; cursors and work are written. */
-    vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 0), 4u * ((VkDeviceSize)p->plan.section_keys + 1u), 0u);
+    /* Only the counted entries need zeros; cursors, work and fenns' section
+     * starts (cell_order.comp) are written. fenns counts its coarse cells
+     * one entry on, in the work table's place (COARSE_START in bindings.glsl). */
+    if (p->plan.method == FENNS_METHOD_FENNS)
+        vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 4u * (size_t)p->plan.work_base),
+                            4u * ((VkDeviceSize)p->plan.cell_capacity + 2u), 0u);
+    else
+        vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 0), 4u * ((VkDeviceSize)p->plan.section_keys + 1u), 0u);
 }
 
 void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -116,13 +122,20 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
 
 void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     /* Counts of the K section keys become starts; start[K] = n. fenns
-     * counted key k at k + 1 (count_slot in bindings.glsl): its K + 1
-     * entries scanned leave the start of k at k + 1, which its reorder
-     * advances to the start of k + 1. */
-    VkDeviceSize cells = f->scratch.offset + f->layout.cells.offset;
-    uint32_t keys = p->plan.section_keys, counted = p->plan.method == FENNS_METHOD_FENNS ? keys + 1u : keys;
-    fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
-                       cells, f->scratch.buffer, cells, counted, keys + 1u);
+     * counted its C coarse cells and the invalid one, cell c at c + 1
+     * (COARSE_START in bindings.glsl): its C + 2 entries scanned leave the
+     * start of c at c + 1, which its reorder advances to the start of c + 1. */
+    VkDeviceSize cells = f->scratch.offset + f->layout.cells.offset, sums = f->scratch.offset + f->layout.scan_sums.offset;
+    uint32_t keys = p->plan.section_keys;
+    if (p->plan.method == FENNS_METHOD_FENNS) {
+        VkDeviceSize coarse = cells + 4u * (VkDeviceSize)p->plan.work_base;
+        uint32_t entries = p->plan.cell_capacity + 2u;
+        fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, sums, f->scratch.buffer, coarse, f->scratch.buffer, coarse,
+                           entries, entries);
+        return;
+    }
+    fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, sums, f->scratch.buffer, cells, f->scratch.buffer, cells, keys,
+                       keys + 1u);
 }
 
 static uint64_t groups_for(fenns_pipeline p, uint64_t items) {
@@ -157,21 +170,21 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
     fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, fenns__grid_stride_groups(p, f));
 }
 
-void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+void fenns__pass_cell_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.gpu_count = fenns__uses_gpu_count(f); /* absent particles' records, see section_order.comp */
-    /* One invocation per sorted position (absent ones included). */
-    fenns__dispatch(cmd, p, FENNS_PASS_section_order, &b, &pc, groups_for(p, f->n));
+    /* One workgroup per coarse cell, and one for the invalid particles. */
+    fenns__dispatch(cmd, p, FENNS_PASS_cell_order, &b, &pc, (uint64_t)p->plan.cell_capacity + 1u);
 }
 
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
+    pc.count = p->plan.order_capacity; /* the cells the cell order left have more */
     /* One workgroup per cell (and one for the invalid particles), where
-     * section_order found a long section; else none. */
+     * the cell order found a cell too large for it; else none. */
     fenns__dispatch_indirect(cmd, p, FENNS_PASS_section_sort, &b, &pc, f->scratch.buffer,
                              scratch_at(f, f->layout.params, offsetof(fenns_gpu_params, sort_dispatch_x)));
 }

@@ -1,0 +1,131 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// fenns only, after the reorder placed every particle in its coarse cell (in
+// the order its atomics happened to run): one workgroup per coarse cell (and
+// one for the invalid particles) orders the cell's slice of the permutation
+// by fine cell (the cell's sections), and within a fine cell by original
+// index, so the layout never depends on the atomics. It writes the cell's
+// section starts, its slice of the permutation and its sorted particles.
+//
+// Why by coarse cell: the count and the reorder then touch one counter per
+// coarse cell (about a workgroup of particles), a table that stays in the
+// L2 cache; counting and placing by fine cell, one counter per particle or
+// so, sent their atomics all over a table larger than the L2 once the
+// particles pass about 10^7 (H100, 16M in random order: count 0.65 -> 0.38
+// ms, reorder 2.12 -> 0.75).
+//
+// A cell of up to CAPACITY particles is ordered here at once: each
+// invocation holds up to ITEMS of them, a shared histogram of the fine cells
+// (its atomics giving each particle a slot in its fine cell) becomes the
+// fine cells' starts, the original indices go to shared memory grouped by
+// fine cell, and each particle's rank in its fine cell is the number of
+// smaller indices there (fine cells hold a few particles each). A larger
+// cell (coincident particles, a tight cluster) is only grouped by fine cell
+// here, through its slice of the sorted particles' x, and left to
+// section_sort.comp (dispatched indirectly, only when there is such a cell).
+#include "header.glsl"
+layout(constant_id = 1) const uint CAPACITY = 2048; // the plan's order_capacity
+#define USE_POSITIONS
+#define USE_PARAMS
+#define PARAMS_ACCESS
+#define USE_CELLS
+#define CELLS_ACCESS
+#define USE_PERM
+#define PERM_ACCESS
+#define USE_SORTED
+#define SORTED_ACCESS coherent
+#define SORTED_WRITE
+#include "bindings.glsl"
+#include "grid.glsl"
+#include "scan.glsl"
+
+#define ITEMS 8u // particles an invocation holds: CAPACITY <= ITEMS * workgroup size
+
+shared uint s_start[FENNS_SECTIONS_FINE]; // per fine cell: its count, then its start in the cell
+shared uint s_original[CAPACITY];         // the cell's original indices, grouped by fine cell
+
+// The fine cell (section) of a particle of cell c, whose first key is first_key.
+uint section_of(vec3 p, uint first_key) { return particle_key(p) - first_key; }
+
+// The counts in s_start become starts; writes the cell's section starts.
+void write_starts(uint c, uint first_key, uint sections, uint begin, uint end) {
+    uint total;
+    SHARED_ARRAY_EXCLUSIVE_SCAN(s_start, sections, total)
+    for (uint s = gl_LocalInvocationIndex; s < sections; s += gl_WorkGroupSize.x) KEY_START(first_key + s) = begin + s_start[s];
+    if (c == pc.cell_capacity && gl_LocalInvocationIndex == 0u) KEY_START(first_key + 1u) = end; // start[K]
+}
+
+// A cell of more than CAPACITY particles: grouped by fine cell (in no
+// particular order within one) for section_sort.comp to sort.
+void group_large_cell(uint c, uint first_key, uint sections, uint begin, uint end) {
+    uint t = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x, m = end - begin;
+    // Three loops over the cell (llvmpipe stops an invocation's loop after
+    // pc.loop_limit iterations): past that, the build is marked incomplete
+    // and every search of it reports every query incomplete.
+    if (pc.loop_limit != 0u && m / wg + 2u > pc.loop_limit) {
+        if (t == 0u) atomicAdd(prm.sort_incomplete, 1u);
+        for (uint s = t; s < sections; s += wg) KEY_START(first_key + s) = begin; // consistent, if unsorted
+        if (c == pc.cell_capacity && t == 0u) KEY_START(first_key + 1u) = end;
+        return;
+    }
+    for (uint j = t; j < m; j += wg) atomicAdd(s_start[section_of(load_position(perm[begin + j]), first_key)], 1u);
+    barrier();
+    write_starts(c, first_key, sections, begin, end);
+    barrier(); // the starts are read before they serve as cursors
+    for (uint j = t; j < m; j += wg) {
+        uint original = perm[begin + j];
+        uint slot = atomicAdd(s_start[section_of(load_position(original), first_key)], 1u);
+        store_sorted(begin + slot, uvec4(original, 0u, 0u, 0u));
+    }
+    memoryBarrierBuffer();
+    barrier();
+    for (uint j = t; j < m; j += wg) perm[begin + j] = load_sorted(begin + j).x;
+    if (t == 0u) {
+        uvec3 rows = workgroup_rows(cell_count_with_invalid());
+        atomicMax(prm.sort_dispatch_x, rows.x);
+        atomicMax(prm.sort_dispatch_y, rows.y);
+        atomicMax(prm.sort_dispatch_z, rows.z);
+    }
+}
+
+void main() {
+    uint c = linear_workgroup();
+    if (c >= cell_count_with_invalid()) return;
+    uint t = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
+    uint begin = COARSE_START(c), end = COARSE_START(c + 1u), m = end - begin;
+    uint first_key = c * pc.sections, sections = c == pc.cell_capacity ? 1u : pc.sections;
+    for (uint s = t; s < sections; s += wg) s_start[s] = 0u;
+    barrier();
+    if (m > CAPACITY) {
+        group_large_cell(c, first_key, sections, begin, end);
+        return;
+    }
+    // Read every particle (and count) before any write: the slice is
+    // permuted in place.
+    uint original[ITEMS], section[ITEMS], slot[ITEMS];
+    vec3 p[ITEMS];
+    for (uint k = 0u; k < ITEMS; ++k) {
+        uint j = k * wg + t;
+        if (j < m) {
+            original[k] = perm[begin + j];
+            p[k] = load_position(original[k]);
+            section[k] = section_of(p[k], first_key);
+            slot[k] = atomicAdd(s_start[section[k]], 1u);
+        }
+    }
+    barrier();
+    write_starts(c, first_key, sections, begin, end);
+    for (uint k = 0u; k < ITEMS; ++k)
+        if (k * wg + t < m) s_original[s_start[section[k]] + slot[k]] = original[k];
+    barrier();
+    for (uint k = 0u; k < ITEMS; ++k) {
+        if (k * wg + t >= m) continue;
+        uint first = s_start[section[k]];
+        uint last = section[k] + 1u < sections ? s_start[section[k] + 1u] : m;
+        uint rank = 0u;
+        for (uint i = first; i < last; ++i) rank += s_original[i] < original[k] ? 1u : 0u;
+        uint place = begin + first + rank;
+        perm[place] = original[k];
+        store_sorted(place, uvec4(floatBitsToUint(p[k]), original[k]));
+    }
+}
