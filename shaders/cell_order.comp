@@ -14,12 +14,14 @@
 // particles pass about 10^7 (H100, 16M in random order: count 0.65 -> 0.38
 // ms, reorder 2.12 -> 0.75).
 //
-// A cell of up to CAPACITY particles is ordered here at once: each
-// invocation holds up to ITEMS of them, a shared histogram of the fine cells
-// (its atomics giving each particle a slot in its fine cell) becomes the
-// fine cells' starts, the original indices go to shared memory grouped by
-// fine cell, and each particle's rank in its fine cell is the number of
-// smaller indices there (fine cells hold a few particles each). A larger
+// A cell of up to CAPACITY particles is ordered here at once: a shared
+// histogram of the fine cells (its atomics giving each particle a slot in
+// its fine cell; each invocation keeps up to ITEMS (fine cell, slot) pairs,
+// one register each) becomes the fine cells' starts, the original indices go
+// to shared memory grouped by fine cell, and each particle's rank in its
+// fine cell is the number of smaller indices there (fine cells hold a few
+// particles each); its position is read again to write its record (from
+// the cache: holding positions in registers cost occupancy). A larger
 // cell (coincident particles, a tight cluster) is only grouped by fine cell
 // here, through its slice of the sorted particles' x, and left to
 // section_sort.comp (dispatched indirectly, only when there is such a cell).
@@ -49,10 +51,26 @@ uint section_of(vec3 p, uint first_key) { return particle_key(p) - first_key; }
 
 // The counts in s_start become starts; writes the cell's section starts.
 void write_starts(uint c, uint first_key, uint sections, uint begin, uint end) {
-    uint total;
-    SHARED_ARRAY_EXCLUSIVE_SCAN(s_start, sections, total)
-    for (uint s = gl_LocalInvocationIndex; s < sections; s += gl_WorkGroupSize.x) KEY_START(first_key + s) = begin + s_start[s];
-    if (c == pc.cell_capacity && gl_LocalInvocationIndex == 0u) KEY_START(first_key + 1u) = end; // start[K]
+    uint t = gl_LocalInvocationIndex;
+    if (gl_WorkGroupSize.x >= FENNS_SECTIONS_FINE) {
+        // One section an invocation: a subgroup scan plus the sums of the
+        // subgroups before (two barriers where the general scan takes eight).
+        uint v = t < sections ? s_start[t] : 0u, inclusive = subgroupInclusiveAdd(v);
+        if (gl_SubgroupInvocationID == gl_SubgroupSize - 1u) s_subgroup_totals[gl_SubgroupID] = inclusive;
+        barrier();
+        if (t < sections) {
+            uint start = inclusive - v;
+            for (uint g = 0u; g < gl_SubgroupID; ++g) start += s_subgroup_totals[g];
+            s_start[t] = start;
+            KEY_START(first_key + t) = begin + start;
+        }
+        barrier();
+    } else {
+        uint total;
+        SHARED_ARRAY_EXCLUSIVE_SCAN(s_start, sections, total)
+        for (uint s = t; s < sections; s += gl_WorkGroupSize.x) KEY_START(first_key + s) = begin + s_start[s];
+    }
+    if (c == pc.cell_capacity && t == 0u) KEY_START(first_key + 1u) = end; // start[K]
 }
 
 // A cell of more than CAPACITY particles: grouped by fine cell (in no
@@ -101,31 +119,29 @@ void main() {
         return;
     }
     // Read every particle (and count) before any write: the slice is
-    // permuted in place.
-    uint original[ITEMS], section[ITEMS], slot[ITEMS];
-    vec3 p[ITEMS];
+    // permuted in place. item: fine cell << 16 | slot in it (< CAPACITY).
+    uint item[ITEMS], original[ITEMS];
     for (uint k = 0u; k < ITEMS; ++k) {
         uint j = k * wg + t;
         if (j < m) {
             original[k] = perm[begin + j];
-            p[k] = load_position(original[k]);
-            section[k] = section_of(p[k], first_key);
-            slot[k] = atomicAdd(s_start[section[k]], 1u);
+            uint section = section_of(load_position(original[k]), first_key);
+            item[k] = section << 16u | atomicAdd(s_start[section], 1u);
         }
     }
     barrier();
     write_starts(c, first_key, sections, begin, end);
     for (uint k = 0u; k < ITEMS; ++k)
-        if (k * wg + t < m) s_original[s_start[section[k]] + slot[k]] = original[k];
+        if (k * wg + t < m) s_original[s_start[item[k] >> 16u] + (item[k] & 0xFFFFu)] = original[k];
     barrier();
     for (uint k = 0u; k < ITEMS; ++k) {
         if (k * wg + t >= m) continue;
-        uint first = s_start[section[k]];
-        uint last = section[k] + 1u < sections ? s_start[section[k] + 1u] : m;
+        uint section = item[k] >> 16u, first = s_start[section];
+        uint last = section + 1u < sections ? s_start[section + 1u] : m;
         uint rank = 0u;
         for (uint i = first; i < last; ++i) rank += s_original[i] < original[k] ? 1u : 0u;
         uint place = begin + first + rank;
         perm[place] = original[k];
-        store_sorted(place, uvec4(floatBitsToUint(p[k]), original[k]));
+        store_sorted(place, uvec4(floatBitsToUint(load_position(original[k])), original[k]));
     }
 }

@@ -29,15 +29,18 @@ void main() {
         uint key = particle_key(load_position(i));
         if (by_cell) key /= pc.sections; // the invalid key's cell is cell_capacity
         if (shared_histogram) atomicAdd(s_histogram[key], 1u);
-        else if (by_cell) atomicAdd(COARSE_START(key + 1u), 1u);
-        else atomicAdd(KEY_START(key), 1u);
+        else if (by_cell && subgroup_same(key)) { // particles in spatial order: one atomic
+            uint lanes = subgroupBallotBitCount(subgroupBallot(true));
+            if (subgroupElect()) atomicAdd(COARSE_START(key + 1u), lanes);
+        } else if (by_cell) atomicAdd(COARSE_START(key + 1u), 1u);
+        else atomicAdd(KEY_START(count_slot(key)), 1u);
     }
     if (shared_histogram) {
         barrier();
         for (uint c = gl_LocalInvocationIndex; c < keys; c += gl_WorkGroupSize.x)
             if (s_histogram[c] != 0u) {
                 if (by_cell) atomicAdd(COARSE_START(c + 1u), s_histogram[c]);
-                else atomicAdd(KEY_START(c), s_histogram[c]);
+                else atomicAdd(KEY_START(count_slot(c)), s_histogram[c]);
             }
     }
 }

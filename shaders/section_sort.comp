@@ -1,10 +1,12 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// fenns (deterministic) only, after cell_order.comp: the cells of more than
-// its capacity (pc.count) particles, which it grouped by section (fine cell)
-// but did not order within one, sorted by (section, original index), and
-// their sorted particles written. One workgroup per cell, dispatched
-// (indirectly, by the cell order) only when the build has such cells. Runs
+// fenns (deterministic) only, after the build's order pass: the cells it
+// left, sorted by (section, original index), and their sorted particles
+// written. cell_order.comp (a build by coarse cell) leaves the cells of more
+// than its capacity (pc.count) particles, grouped by section (fine cell)
+// but not ordered within one; section_order.comp (by fine cell) leaves the
+// sections of more than SMALL_SECTION particles. One workgroup per cell,
+// dispatched (indirectly, by the order pass) only when there are some. Runs
 // of sections of up to SORT_CAPACITY particles are bitonic-sorted in shared
 // memory in one go; a larger section in SORT_CAPACITY runs merged in global
 // memory: ping-ponging between the permutation and the section's own slice
@@ -91,6 +93,9 @@ void sort_section(uint begin, uint len) {
 }
 
 shared uint s_bounds[FENNS_SECTIONS_FINE + 1];
+shared uint s_long_sections;
+
+#define SMALL_SECTION 32u // as in section_order.comp
 
 // The sorted particles of the cell's slice [begin, begin + len).
 void gather(uint begin, uint len) {
@@ -140,10 +145,20 @@ void main() {
     if (c >= cell_count_with_invalid()) return;
     uint first = c * pc.sections;
     uint sections = c == pc.cell_capacity ? 1u : pc.sections;
+    if (gl_LocalInvocationIndex == 0u) s_long_sections = 0u;
     for (uint s = gl_LocalInvocationIndex; s <= sections; s += gl_WorkGroupSize.x) s_bounds[s] = KEY_START(first + s);
     barrier();
     uint begin = s_bounds[0], len = s_bounds[sections] - begin;
-    if (len <= pc.count) return; // cell_order.comp ordered it (pc.count: its capacity)
+    if (places_by_cell()) {
+        if (len <= pc.count) return; // cell_order.comp ordered it (pc.count: its capacity)
+    } else {
+        uint long_sections = 0u;
+        for (uint s = gl_LocalInvocationIndex; s < sections; s += gl_WorkGroupSize.x)
+            if (s_bounds[s + 1u] - s_bounds[s] > SMALL_SECTION) ++long_sections;
+        if (long_sections != 0u) atomicAdd(s_long_sections, long_sections);
+        barrier();
+        if (s_long_sections == 0u) return; // section_order.comp ordered every section
+    }
     uint steps = 1024u + len / gl_WorkGroupSize.x;
     for (uint s = 0u; s < sections;) {
         uint e = run_end(s, sections), run = s_bounds[e] - s_bounds[s];

@@ -1,6 +1,7 @@
 /* Pipeline creation: the plan, one push-descriptor set layout shared by every
  * pass, and one compute pipeline per pass with the plan's specialization. */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pipeline.h"
@@ -17,6 +18,7 @@
 #include "cell_cursors.spv.h"
 #include "reorder.spv.h"
 #include "section_sort.spv.h"
+#include "section_order.spv.h"
 #include "cell_order.spv.h"
 #include "radix_keys.spv.h"
 #include "radix_count.spv.h"
@@ -50,7 +52,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
     static const shader_code table[FENNS_PASS_COUNT] = {
         FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
         FENNS_SPV_(scan_add),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
-        FENNS_SPV_(cell_order),    FENNS_SPV_(radix_keys), FENNS_SPV_(radix_count), FENNS_SPV_(radix_scatter),
+        FENNS_SPV_(section_order), FENNS_SPV_(cell_order), FENNS_SPV_(radix_keys), FENNS_SPV_(radix_count), FENNS_SPV_(radix_scatter),
         FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_add),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
@@ -107,7 +109,7 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
 int fenns__method_runs(fenns_method method, fenns_pass pass) {
     if (method == FENNS_METHOD_RADIX)
         return pass != FENNS_PASS_coarse_count && pass != FENNS_PASS_cell_cursors && pass != FENNS_PASS_reorder &&
-               pass != FENNS_PASS_section_sort && pass != FENNS_PASS_cell_order;
+               pass != FENNS_PASS_section_sort && pass != FENNS_PASS_section_order && pass != FENNS_PASS_cell_order;
     return !fenns__is_radix_pass(pass);
 }
 
@@ -233,6 +235,11 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     memset(p, 0, sizeof *p);
     p->ctx = context;
     p->plan = plan;
+    /* FENNS_BUILD_BY_CELL=0 or 1 forces fenns' build flavour (the tests run
+     * both on small sets; benchmarks compare them); unset, the plan picks. */
+    const char *by_cell = getenv("FENNS_BUILD_BY_CELL");
+    if (plan.method == FENNS_METHOD_FENNS && by_cell && (by_cell[0] == '0' || by_cell[0] == '1') && !by_cell[1])
+        p->plan.by_cell = by_cell[0] == '1';
 
     VkDescriptorSetLayoutBinding bindings[FENNS_BINDING_COUNT];
     for (uint32_t i = 0; i < FENNS_BINDING_COUNT; ++i)

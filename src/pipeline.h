@@ -26,6 +26,7 @@
     X(cell_cursors)         \
     X(reorder)              \
     X(section_sort)         \
+    X(section_order)        \
     X(cell_order)           \
     X(radix_keys)           \
     X(radix_count)          \

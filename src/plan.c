@@ -211,6 +211,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     uint32_t sort_capacity = 2048;
     while (section_sort_shared(sort_capacity) > budget) sort_capacity >>= 1;
     out->sort_capacity = sort_capacity;
+    out->by_cell = out->method == FENNS_METHOD_FENNS && out->section_keys >= FENNS_BY_CELL_KEYS;
     /* cell_order.comp holds up to 8 particles an invocation. */
     out->order_capacity = sort_capacity < 8u * out->workgroup_size ? sort_capacity : 8u * out->workgroup_size;
 
@@ -247,7 +248,7 @@ uint32_t fenns_plan_cursor_arrays(fenns_method m) {
 }
 
 uint32_t fenns_plan_count_entries(const fenns_plan *plan) {
-    return plan->method == FENNS_METHOD_FENNS ? plan->cell_capacity + 1u : plan->section_keys;
+    return plan->by_cell ? plan->cell_capacity + 1u : plan->section_keys;
 }
 
 uint32_t fenns_plan_radix_passes(const fenns_plan *plan) {

@@ -126,6 +126,21 @@ typedef struct list_result {
     fenns_status status;
 } list_result;
 
+/* fenns' build orders by coarse cell ("cell order") where FENNS_BUILD_BY_CELL=1
+ * asks for it, else (on the tests' small sets) by section ("section order"):
+ * the by-cell tests must not pass on the other build. */
+static int build_flavour_ok(fenns_pipeline p, const fenns_build_info *b) {
+    if (g_method != FENNS_METHOD_FENNS) return 1;
+    const char *env = getenv("FENNS_BUILD_BY_CELL");
+    const char *want = env && !strcmp(env, "1") ? "cell order" : "section order";
+    fenns_pass_info passes[FENNS_MAX_PASSES];
+    uint32_t count = fenns_get_build_passes(p, b, passes);
+    for (uint32_t k = 0; k < count; ++k)
+        if (!strcmp(passes[k].name, want)) return 1;
+    fprintf(stderr, "FAIL: the fenns build has no '%s' pass\n", want);
+    return 0;
+}
+
 /* capacity: FIXED entries per particle, or CSR entries in all. */
 static int run_lists(const scene *s, fenns_output_flags outputs, uint64_t capacity, list_result *out) {
     memset(out, 0, sizeof *out);
@@ -167,6 +182,7 @@ static int run_lists(const scene *s, fenns_output_flags outputs, uint64_t capaci
             fenns_build_info b = {.particle_count = s->n, .positions = fenns_test_range(&pos, 0, VK_WHOLE_SIZE),
                                   .scratch = fenns_test_range(&scratch, 0, req.size)};
             b.descriptors = g_gpu.arena;
+            ok = build_flavour_ok(p, &b);
             fenns_cmd_build(cmd, p, &b);
             fenns_cmd_build_to_search_barrier(cmd, p);
             fenns_search_info si = {0};

@@ -102,16 +102,28 @@ uint cell_begin(uint c) { return KEY_START(c * pc.sections); }
 uint cell_end(uint c) {
     return c == pc.cell_capacity ? pc.n : KEY_START((c + 1u) * pc.sections);
 }
-// fenns places particles by coarse cell, then orders each cell by fine cell
-// in one workgroup (cell_order.comp), which writes the section starts: its
-// coarse count and reorder use one counter per coarse cell (and one for the
-// invalid particles), kept where the work table goes (free until the search
-// work pass). Cell c is counted one entry on, at COARSE_START(c + 1), so the
-// scan leaves the start of c there, the reorder's atomics use that entry as
-// c's cursor, and after the reorder COARSE_START(c) is the start of c: no
-// cursor array. The other methods count and place by section, with cursors.
-bool places_by_cell() { return pc.sections == FENNS_SECTIONS_FINE; }
+// fenns places its particles one of two ways (the plan picks by the size of
+// the section table, fenns_plan.by_cell):
+// - by fine cell (section): the coarse count counts key k one entry on, so
+//   the scan leaves the start of k there and the reorder can place k's
+//   particles with that entry as its cursor, leaving the start of k + 1: no
+//   cursor array. section_order.comp then orders each section.
+// - by coarse cell (places_by_cell): one counter per coarse cell (and one for
+//   the invalid particles), kept where the work table goes (free until the
+//   search work pass), counted one entry on as above, at COARSE_START(c + 1).
+//   cell_order.comp then orders each cell by section and writes the section
+//   starts. A table of one counter per particle or so outgrows the L2 cache
+//   past about 10^7 particles, and random-order atomics all over it are slow.
+// The other methods count in place and place with cursors.
+bool places_by_cell() { return pc.by_cell != 0u; }
+bool starts_are_cursors() { return pc.sections == FENNS_SECTIONS_FINE && pc.by_cell == 0u; }
+uint count_slot(uint k) { return starts_are_cursors() ? k + 1u : k; }
 #define COARSE_START(c) cells[pc.work_base + (c)]
+// Whether every active invocation of the subgroup holds the same value
+// (subgroupAllEqual without the vote feature).
+bool subgroup_same(uint v) {
+    return all(equal(subgroupBallot(v == subgroupBroadcastFirst(v)), subgroupBallot(true)));
+}
 #endif
 #ifdef USE_CURSORS
 // Where the reorder places the next particle of each section (fenns_plan_scratch's cursors).

@@ -132,6 +132,8 @@ FENNS_STRUCT(fenns_push) {
                                   search: 1 when the candidates are another build's particles */
     FENNS_U32 grid_size;       /* grid setup: cells along the box's longest axis (fenns_pipeline_create_info
                                   .grid_size), 0: the method's own cell edge */
+    FENNS_U32 by_cell;         /* build: 1 when fenns counts and places by coarse cell, then orders each
+                                  cell (cell_order.comp), 0 by fine cell (section_order.comp) */
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first

@@ -76,6 +76,9 @@ static void reorder_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_reco
     /* Algorithm 2; fenns' cell order writes the sorted particles instead. */
     fenns__pass_reorder(cmd, p, &r->f, p->plan.method != FENNS_METHOD_FENNS);
 }
+static void section_order_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_section_order(cmd, p, &r->f);
+}
 static void cell_order_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_cell_order(cmd, p, &r->f);
 }
@@ -203,11 +206,12 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         const uint64_t counted = fenns_plan_count_entries(&p->plan);
         build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * counted);
         build_step(s, info, 0, "cell scan", cell_scan_step, 8u * counted);
-        /* fenns' reorder advances its coarse cells' starts themselves (COARSE_START). */
+        /* fenns' reorder advances its sections' or coarse cells' starts themselves. */
         if (!deterministic) build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);
         build_step(s, info, 1, "reorder", reorder_step, (deterministic ? 24u : 40u) * n);
         if (deterministic) {
-            build_step(s, info, 1, "cell order", cell_order_step, 44u * n + 4u * keys);
+            if (p->plan.by_cell) build_step(s, info, 1, "cell order", cell_order_step, 44u * n + 4u * keys);
+            else build_step(s, info, 1, "section order", section_order_step, 48u * n);
             build_step(s, info, 1, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
             indirect(&s->items[s->count - 1u]); /* its workgroup count from the cell order */
         }

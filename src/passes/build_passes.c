@@ -68,7 +68,7 @@ void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame 
     /* Only the counted entries need zeros; cursors, work and fenns' section
      * starts (cell_order.comp) are written. fenns counts its coarse cells
      * one entry on, in the work table's place (COARSE_START in bindings.glsl). */
-    if (p->plan.method == FENNS_METHOD_FENNS)
+    if (p->plan.by_cell)
         vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 4u * (size_t)p->plan.work_base),
                             4u * ((VkDeviceSize)p->plan.cell_capacity + 2u), 0u);
     else
@@ -122,19 +122,20 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
 
 void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     /* Counts of the K section keys become starts; start[K] = n. fenns
-     * counted its C coarse cells and the invalid one, cell c at c + 1
-     * (COARSE_START in bindings.glsl): its C + 2 entries scanned leave the
-     * start of c at c + 1, which its reorder advances to the start of c + 1. */
+     * counted key k at k + 1 (count_slot in bindings.glsl), or by cell its C
+     * coarse cells and the invalid one, cell c at c + 1 (COARSE_START): the
+     * K + 1 or C + 2 entries scanned leave the start of k (c) at k + 1
+     * (c + 1), which its reorder advances to the start of k + 1 (c + 1). */
     VkDeviceSize cells = f->scratch.offset + f->layout.cells.offset, sums = f->scratch.offset + f->layout.scan_sums.offset;
-    uint32_t keys = p->plan.section_keys;
-    if (p->plan.method == FENNS_METHOD_FENNS) {
+    uint32_t keys = p->plan.section_keys, counted = p->plan.method == FENNS_METHOD_FENNS ? keys + 1u : keys;
+    if (p->plan.by_cell) {
         VkDeviceSize coarse = cells + 4u * (VkDeviceSize)p->plan.work_base;
         uint32_t entries = p->plan.cell_capacity + 2u;
         fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, sums, f->scratch.buffer, coarse, f->scratch.buffer, coarse,
                            entries, entries);
         return;
     }
-    fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, sums, f->scratch.buffer, cells, f->scratch.buffer, cells, keys,
+    fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, sums, f->scratch.buffer, cells, f->scratch.buffer, cells, counted,
                        keys + 1u);
 }
 
@@ -170,6 +171,15 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
     fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, fenns__grid_stride_groups(p, f));
 }
 
+void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {.arena = f->arena};
+    bind_placement(&b, p, f);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.gpu_count = fenns__uses_gpu_count(f); /* absent particles' records, see section_order.comp */
+    /* One invocation per sorted position (absent ones included). */
+    fenns__dispatch(cmd, p, FENNS_PASS_section_order, &b, &pc, groups_for(p, f->n));
+}
+
 void fenns__pass_cell_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
@@ -182,9 +192,9 @@ void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.count = p->plan.order_capacity; /* the cells the cell order left have more */
+    pc.count = p->plan.order_capacity; /* by cell: the cells the cell order left have more */
     /* One workgroup per cell (and one for the invalid particles), where
-     * the cell order found a cell too large for it; else none. */
+     * the order pass left a cell (or section) too large for it; else none. */
     fenns__dispatch_indirect(cmd, p, FENNS_PASS_section_sort, &b, &pc, f->scratch.buffer,
                              scratch_at(f, f->layout.params, offsetof(fenns_gpu_params, sort_dispatch_x)));
 }

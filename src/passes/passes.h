@@ -52,6 +52,7 @@ void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fr
 void fenns__pass_cell_cursors(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int write_sorted);
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
+void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_cell_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 

@@ -31,6 +31,7 @@ fenns_push fenns__push_base(fenns_pipeline p, uint32_t n) {
     pc.sort_capacity = p->plan.sort_capacity;
     pc.work_base = p->plan.work_base;
     pc.sections = p->plan.sections;
+    pc.by_cell = p->plan.by_cell;
     pc.fine_reach = p->plan.fine_reach;
     pc.loop_limit = p->ctx->loop_limit;
     return pc;
