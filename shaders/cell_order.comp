@@ -112,6 +112,11 @@ void main() {
     uint t = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     uint begin = COARSE_START(c), end = COARSE_START(c + 1u), m = end - begin;
     uint first_key = c * pc.sections, sections = c == pc.cell_capacity ? 1u : pc.sections;
+    if (m == 0u) { // an empty cell (about half of them): only its starts
+        for (uint s = t; s < sections; s += wg) KEY_START(first_key + s) = begin;
+        if (c == pc.cell_capacity && t == 0u) KEY_START(first_key + 1u) = end;
+        return;
+    }
     for (uint s = t; s < sections; s += wg) s_start[s] = 0u;
     barrier();
     if (m > CAPACITY) {
