@@ -29,10 +29,7 @@ void main() {
         uint key = particle_key(load_position(i));
         if (by_cell) key /= pc.sections; // the invalid key's cell is cell_capacity
         if (shared_histogram) atomicAdd(s_histogram[key], 1u);
-        else if (by_cell && subgroup_same(key)) { // particles in spatial order: one atomic
-            uint lanes = subgroupBallotBitCount(subgroupBallot(true));
-            if (subgroupElect()) atomicAdd(COARSE_START(key + 1u), lanes);
-        } else if (by_cell) atomicAdd(COARSE_START(key + 1u), 1u);
+        else if (by_cell) atomicAdd(COARSE_START(key + 1u), 1u);
         else atomicAdd(KEY_START(count_slot(key)), 1u);
     }
     if (shared_histogram) {

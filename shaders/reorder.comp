@@ -20,15 +20,6 @@
 #include "bindings.glsl"
 #include "grid.glsl"
 
-// fenns: a slot in coarse cell c. Where the subgroup's particles share
-// their cell (particles in spatial order) one atomic serves them all.
-uint place_in_cell(uint c) {
-    if (!subgroup_same(c)) return atomicAdd(COARSE_START(c + 1u), 1u);
-    uint lanes = subgroupBallotBitCount(subgroupBallot(true)), base = 0u;
-    if (subgroupElect()) base = atomicAdd(COARSE_START(c + 1u), lanes);
-    return subgroupBroadcastFirst(base) + subgroupExclusiveAdd(1u);
-}
-
 void main() {
     uint n = particle_count();
     uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
@@ -46,7 +37,7 @@ void main() {
         // their starts as cursors (places_by_cell, count_slot); the paper's
         // inner sections fill from the right; all else from the left.
         bool from_right = pc.sections == FENNS_SECTIONS_PAPER && key != section_keys() - 1u && (key & 1u) == 1u;
-        uint target = places_by_cell()     ? place_in_cell(key / pc.sections)
+        uint target = places_by_cell()     ? atomicAdd(COARSE_START(key / pc.sections + 1u), 1u)
                       : starts_are_cursors() ? atomicAdd(KEY_START(key + 1u), 1u)
                       : from_right        ? atomicAdd(RIGHT_CURSOR(key), 0xFFFFFFFFu) - 1u
                                           : atomicAdd(LEFT_CURSOR(key), 1u);

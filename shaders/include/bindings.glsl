@@ -119,11 +119,6 @@ bool places_by_cell() { return pc.by_cell != 0u; }
 bool starts_are_cursors() { return pc.sections == FENNS_SECTIONS_FINE && pc.by_cell == 0u; }
 uint count_slot(uint k) { return starts_are_cursors() ? k + 1u : k; }
 #define COARSE_START(c) cells[pc.work_base + (c)]
-// Whether every active invocation of the subgroup holds the same value
-// (subgroupAllEqual without the vote feature).
-bool subgroup_same(uint v) {
-    return all(equal(subgroupBallot(v == subgroupBroadcastFirst(v)), subgroupBallot(true)));
-}
 #endif
 #ifdef USE_CURSORS
 // Where the reorder places the next particle of each section (fenns_plan_scratch's cursors).
