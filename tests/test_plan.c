@@ -141,6 +141,41 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     check_shared_declared(name, l, &p);
 }
 
+/* fenns builds by coarse cell from FENNS_BY_CELL_KEYS section keys on, by
+ * section below (the other methods never); the cell order's capacity fits
+ * its 8 particles an invocation and the section sort's shared entries; the
+ * coarse count's histogram counts cells by coarse cell, sections otherwise. */
+static void check_build_flavour(const fenns_plan_limits *l, int addresses_16m) {
+    const uint32_t sizes[] = {1000u, 1u << 20, 4u << 20, 8u << 20, 16u << 20, 1u << 26};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; ++k)
+        for (int m = 0; m < 2; ++m) {
+            fenns_pipeline_create_info i = info_for(1.0f, sizes[k]);
+            i.method = m ? FENNS_METHOD_FENNS : FENNS_METHOD_FENNS_PAPER;
+            fenns_plan p;
+            fenns_result r = fenns_plan_make(l, &i, &p);
+            if (r == FENNS_ERROR_TOO_LARGE) continue; /* past what these limits address */
+            if (r != FENNS_SUCCESS) {
+                CHECK(0, "build flavour: plan for %u particles failed", sizes[k]);
+                continue;
+            }
+            int by_cell = m && p.section_keys >= FENNS_BY_CELL_KEYS;
+            CHECK((int)p.by_cell == by_cell, "%s %u particles: by_cell %u", fenns_method_name(i.method), sizes[k],
+                  p.by_cell);
+            CHECK(fenns_plan_count_entries(&p) == (by_cell ? p.cell_capacity + 1u : p.section_keys),
+                  "%u particles: count entries", sizes[k]);
+            CHECK(p.order_capacity <= p.sort_capacity && p.order_capacity <= 8u * p.workgroup_size &&
+                      p.order_capacity >= p.workgroup_size,
+                  "%u particles: order capacity %u", sizes[k], p.order_capacity);
+        }
+    /* 16M build by coarse cell, 4M by section (the H100's crossover). */
+    if (!addresses_16m) return;
+    fenns_pipeline_create_info i = info_for(1.0f, 4u << 20);
+    fenns_plan p4, p16;
+    CHECK(fenns_plan_make(l, &i, &p4) == FENNS_SUCCESS && !p4.by_cell, "4M particles build by section");
+    i = info_for(1.0f, 16u << 20);
+    CHECK(fenns_plan_make(l, &i, &p16) == FENNS_SUCCESS && p16.by_cell, "16M particles build by coarse cell");
+}
+
 /* radix: enough 4-bit passes for every key (absent particles' included),
  * a histogram of 16 entries a tile, and its sort's four 256-byte aligned
  * u32 arrays inside the sorted region. */
@@ -400,6 +435,8 @@ int main(void) {
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_RADIX);
     check_fits("mobile", &mobile, FENNS_METHOD_RADIX);
     check_limits();
+    check_build_flavour(&desktop, 1);
+    check_build_flavour(&lavapipe, 0);
     check_radix_scratch();
     check_method_choice();
     check_grid_size();
