@@ -14,14 +14,20 @@
 // particles pass about 10^7 (H100, 16M in random order: count 0.65 -> 0.38
 // ms, reorder 2.12 -> 0.75).
 //
-// A cell of up to CAPACITY particles is ordered here at once: a shared
-// histogram of the fine cells (its atomics giving each particle a slot in
-// its fine cell; each invocation keeps up to ITEMS (fine cell, slot) pairs,
-// one register each) becomes the fine cells' starts, the original indices go
-// to shared memory grouped by fine cell, and each particle's rank in its
-// fine cell is the number of smaller indices there (fine cells hold a few
-// particles each); its position is read again to write its record (from
-// the cache: holding positions in registers cost occupancy). A larger
+// A cell of up to ITEMS particles an invocation is ordered at once: a
+// shared histogram of the fine cells (its atomics giving each particle a
+// slot in its fine cell; each invocation keeps its particles' original index
+// and (fine cell, slot), a register each) becomes the fine cells' starts,
+// the original indices go to shared memory grouped by fine cell, and each
+// particle's rank in its fine cell is the number of smaller indices there
+// (fine cells hold a few particles each); its position is read again to
+// write its record (from the cache). Registers bound the occupancy, so the
+// pass comes in two pipelines: ITEMS 2 (pc.mode 0) for every cell, which
+// leaves the cells of more than 2 particles an invocation, and ITEMS 8
+// (pc.mode 1, the "wide" pipeline, dispatched indirectly only when there
+// are such cells) for those up to CAPACITY. (H100, sph50 16M in frame order:
+// one pipeline of 8 particles an invocation 0.72 ms, of 2 0.47; all of them
+// in shared memory instead of registers 1.23.) A larger
 // cell (coincident particles, a tight cluster) is only grouped by fine cell
 // here, through its slice of the sorted particles' x, and left to
 // section_sort.comp (dispatched indirectly, only when there is such a cell).
@@ -41,7 +47,7 @@ layout(constant_id = 1) const uint CAPACITY = 2048; // the plan's order_capacity
 #include "grid.glsl"
 #include "scan.glsl"
 
-#define ITEMS 8u // particles an invocation holds: CAPACITY <= ITEMS * workgroup size
+layout(constant_id = 2) const uint ITEMS = 8; // particles an invocation holds: 2, or 8 (wide)
 
 shared uint s_start[FENNS_SECTIONS_FINE]; // per fine cell: its count, then its start in the cell
 shared uint s_original[CAPACITY];         // the cell's original indices, grouped by fine cell
@@ -106,12 +112,29 @@ void group_large_cell(uint c, uint first_key, uint sections, uint begin, uint en
     }
 }
 
+// The wide pipeline's dispatch: every cell again (those it is not for return).
+void ask_wide() {
+    uvec3 rows = workgroup_rows(cell_count_with_invalid());
+    atomicMax(prm.order_dispatch_x, rows.x);
+    atomicMax(prm.order_dispatch_y, rows.y);
+    atomicMax(prm.order_dispatch_z, rows.z);
+}
+
 void main() {
     uint c = linear_workgroup();
     if (c >= cell_count_with_invalid()) return;
     uint t = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     uint begin = COARSE_START(c), end = COARSE_START(c + 1u), m = end - begin;
     uint first_key = c * pc.sections, sections = c == pc.cell_capacity ? 1u : pc.sections;
+    // Which pipeline orders the cell: up to 2 particles an invocation the
+    // narrow one (pc.mode 0), up to CAPACITY the wide one (1), and larger
+    // cells are grouped by the narrow one for the section sort.
+    bool wide_cell = m > 2u * wg && m <= CAPACITY;
+    if (pc.mode == 1u && !wide_cell) return;
+    if (pc.mode == 0u && wide_cell) {
+        if (t == 0u) ask_wide();
+        return;
+    }
     if (m == 0u) { // an empty cell (about half of them): only its starts
         for (uint s = t; s < sections; s += wg) KEY_START(first_key + s) = begin;
         if (c == pc.cell_capacity && t == 0u) KEY_START(first_key + 1u) = end;

@@ -52,7 +52,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
     static const shader_code table[FENNS_PASS_COUNT] = {
         FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
         FENNS_SPV_(scan_add),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
-        FENNS_SPV_(section_order), FENNS_SPV_(cell_order), FENNS_SPV_(radix_keys), FENNS_SPV_(radix_count), FENNS_SPV_(radix_scatter),
+        FENNS_SPV_(section_order), FENNS_SPV_(cell_order), FENNS_SPV_(cell_order), FENNS_SPV_(radix_keys), FENNS_SPV_(radix_count), FENNS_SPV_(radix_scatter),
         FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_add),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
@@ -109,7 +109,8 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
 int fenns__method_runs(fenns_method method, fenns_pass pass) {
     if (method == FENNS_METHOD_RADIX)
         return pass != FENNS_PASS_coarse_count && pass != FENNS_PASS_cell_cursors && pass != FENNS_PASS_reorder &&
-               pass != FENNS_PASS_section_sort && pass != FENNS_PASS_section_order && pass != FENNS_PASS_cell_order;
+               pass != FENNS_PASS_section_sort && pass != FENNS_PASS_section_order && pass != FENNS_PASS_cell_order &&
+               pass != FENNS_PASS_cell_order_wide;
     return !fenns__is_radix_pass(pass);
 }
 
@@ -133,7 +134,10 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     if (pass == FENNS_PASS_search_work) values[2] = fenns_plan_walks_particles(plan->method) ? 1u : 0u;
     if (fenns__is_search_pass(pass)) values[2] = plan->method == FENNS_METHOD_OCTANT ? 1u : 0u; /* radix: counting's walk */
     if (pass == FENNS_PASS_coarse_count) values[1] = plan->shared_histogram ? fenns_plan_count_entries(plan) : 1;
-    if (pass == FENNS_PASS_cell_order) values[1] = plan->order_capacity;
+    if (pass == FENNS_PASS_cell_order || pass == FENNS_PASS_cell_order_wide) {
+        values[1] = plan->order_capacity;
+        values[2] = pass == FENNS_PASS_cell_order ? 2u : FENNS_ORDER_ITEMS_WIDE; /* particles an invocation */
+    }
     if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
         values[1] = plan->sort_capacity;
     /* Where the driver stops an invocation after a fixed number of loop

@@ -28,6 +28,7 @@
     X(section_sort)         \
     X(section_order)        \
     X(cell_order)           \
+    X(cell_order_wide)      \
     X(radix_keys)           \
     X(radix_count)          \
     X(radix_scatter)        \

@@ -212,8 +212,9 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     while (section_sort_shared(sort_capacity) > budget) sort_capacity >>= 1;
     out->sort_capacity = sort_capacity;
     out->by_cell = out->method == FENNS_METHOD_FENNS && out->section_keys >= FENNS_BY_CELL_KEYS;
-    /* cell_order.comp holds up to 8 particles an invocation. */
-    out->order_capacity = sort_capacity < 8u * out->workgroup_size ? sort_capacity : 8u * out->workgroup_size;
+    /* cell_order.comp's wide pipeline holds up to FENNS_ORDER_ITEMS_WIDE particles an invocation. */
+    uint32_t wide = FENNS_ORDER_ITEMS_WIDE * out->workgroup_size;
+    out->order_capacity = sort_capacity < wide ? sort_capacity : wide;
 
     uint32_t shared_max = out->shared_bytes_search;
     if (out->shared_histogram && 4u * fenns_plan_count_entries(out) > shared_max) shared_max = 4u * fenns_plan_count_entries(out);

@@ -95,6 +95,10 @@ uint32_t fenns_plan_count_entries(const fenns_plan *plan);
  * cell: 4M 0.53 / 0.56, 8M 1.43 / 1.08, 16M 3.79 / 2.00; handed over in
  * spatial order the sections stay faster (16M 1.33 / 1.66), so the switch
  * is set for random order, the worst case. */
+/* Particles an invocation of the wide cell order holds (the narrow one 2):
+ * its capacity is at most this many per workgroup invocation. */
+#define FENNS_ORDER_ITEMS_WIDE 8u
+
 #define FENNS_BY_CELL_KEYS (UINT32_C(3) << 21)
 
 /* radix: digit passes of its sort, tiles of n keys, and histogram entries

@@ -170,6 +170,8 @@ FENNS_STRUCT(fenns_gpu_params) {
                                                     section sort: zero (no dispatch) unless
                                                     the cell order found a cell too large
                                                     for it */
+    FENNS_U32 order_dispatch_x, order_dispatch_y, order_dispatch_z; /* the same of the wide cell order:
+                                                    zero unless the narrow one left a cell */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 

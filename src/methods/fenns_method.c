@@ -82,6 +82,9 @@ static void section_order_step(VkCommandBuffer cmd, fenns_pipeline p, const fenn
 static void cell_order_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_cell_order(cmd, p, &r->f);
 }
+static void cell_order_wide_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_cell_order_wide(cmd, p, &r->f);
+}
 static void section_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_section_sort(cmd, p, &r->f); /* large cells only */
 }
@@ -210,8 +213,13 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         if (!deterministic) build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);
         build_step(s, info, 1, "reorder", reorder_step, (deterministic ? 24u : 40u) * n);
         if (deterministic) {
-            if (p->plan.by_cell) build_step(s, info, 1, "cell order", cell_order_step, 44u * n + 4u * keys);
-            else build_step(s, info, 1, "section order", section_order_step, 48u * n);
+            if (p->plan.by_cell) {
+                build_step(s, info, 1, "cell order", cell_order_step, 44u * n + 4u * keys);
+                build_step(s, info, 1, "cell order (wide)", cell_order_wide_step, 4u * (uint64_t)p->plan.cell_capacity);
+                indirect(&s->items[s->count - 1u]); /* its workgroup count from the cell order */
+            } else {
+                build_step(s, info, 1, "section order", section_order_step, 48u * n);
+            }
             build_step(s, info, 1, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
             indirect(&s->items[s->count - 1u]); /* its workgroup count from the cell order */
         }

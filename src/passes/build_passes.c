@@ -188,6 +188,16 @@ void fenns__pass_cell_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
     fenns__dispatch(cmd, p, FENNS_PASS_cell_order, &b, &pc, (uint64_t)p->plan.cell_capacity + 1u);
 }
 
+void fenns__pass_cell_order_wide(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {.arena = f->arena};
+    bind_placement(&b, p, f);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.mode = 1u;
+    /* The cells the narrow cell order left, where it found some; else none. */
+    fenns__dispatch_indirect(cmd, p, FENNS_PASS_cell_order_wide, &b, &pc, f->scratch.buffer,
+                             scratch_at(f, f->layout.params, offsetof(fenns_gpu_params, order_dispatch_x)));
+}
+
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);

@@ -54,6 +54,7 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_cell_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
+void fenns__pass_cell_order_wide(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 
 /* radix's build passes (radix_passes.c), in place of the count, cursors and
