@@ -91,14 +91,10 @@ uint32_t fenns_plan_count_entries(const fenns_plan *plan);
 /* fenns builds by coarse cell from this many section keys on (about one a
  * particle): below, the table of one counter per section (4 bytes each, 24
  * MB here) stays in a large GPU's L2 cache, and counting and ordering by
- * section is faster. H100, sph50 in random order, build ms by section / by
- * cell: 4M 0.53 / 0.56, 8M 1.43 / 1.08, 16M 3.79 / 2.00; handed over in
- * spatial order the sections stay faster (16M 1.33 / 1.66), so the switch
- * is set for random order, the worst case. */
-/* Particles an invocation of the wide cell order holds (the narrow one 2):
- * its capacity is at most this many per workgroup invocation. */
-#define FENNS_ORDER_ITEMS_WIDE 8u
-
+ * section is as fast or faster. H100, build ms by section / by cell: sph50
+ * in random order 4M 0.527 / 0.521, 8M 1.43 / 1.08, 16M 3.79 / 1.83; dam 4M
+ * (crowded cells) 0.37 / 0.52; sph50 16M in spatial order 1.33 / 1.46. The
+ * switch is set for random order, the worst case. */
 #define FENNS_BY_CELL_KEYS (UINT32_C(3) << 21)
 
 /* radix: digit passes of its sort, tiles of n keys, and histogram entries
