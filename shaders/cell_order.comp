@@ -22,10 +22,10 @@
 // particle's rank in its fine cell is the number of smaller indices there
 // (fine cells hold a few particles each); its position is read again to
 // write its record (from the cache). Registers bound the occupancy, so the
-// pass comes in two pipelines: ITEMS 2 (pc.mode 0) for every cell, which
-// leaves the cells of more than 2 particles an invocation, and ITEMS 8
-// (pc.mode 1, the "wide" pipeline, dispatched indirectly only when there
-// are such cells) for those up to CAPACITY. (H100, sph50 16M in frame order:
+// pass comes in two pipelines (fenns_shared.h): ITEMS 2 for every cell,
+// which leaves the cells of more than 2 particles an invocation, and ITEMS
+// 8 (the "wide" pipeline, dispatched indirectly only when there are such
+// cells) for those up to CAPACITY. (H100, sph50 16M in frame order:
 // one pipeline of 8 particles an invocation 0.72 ms, of 2 0.47; all of them
 // in shared memory instead of registers 1.23.) A larger
 // cell (coincident particles, a tight cluster) is only grouped by fine cell
@@ -47,13 +47,24 @@ layout(constant_id = 1) const uint CAPACITY = 2048; // the plan's order_capacity
 #include "grid.glsl"
 #include "scan.glsl"
 
-layout(constant_id = 2) const uint ITEMS = 8; // particles an invocation holds: 2, or 8 (wide)
+layout(constant_id = 2) const uint ITEMS = FENNS_ORDER_ITEMS_WIDE; // particles an invocation holds
 
 shared uint s_start[FENNS_SECTIONS_FINE]; // per fine cell: its count, then its start in the cell
 shared uint s_original[CAPACITY];         // the cell's original indices, grouped by fine cell
 
 // The fine cell (section) of a particle of cell c, whose first key is first_key.
 uint section_of(vec3 p, uint first_key) { return particle_key(p) - first_key; }
+
+// start[K], the end of the last cell (the invalid particles'), by its workgroup.
+void write_last_start(uint c, uint end) {
+    if (c == pc.cell_capacity && gl_LocalInvocationIndex == 0u) KEY_START(section_keys()) = end;
+}
+
+// The starts of a cell whose sections are all empty (or left unsorted).
+void write_empty_starts(uint c, uint first_key, uint sections, uint begin, uint end) {
+    for (uint s = gl_LocalInvocationIndex; s < sections; s += gl_WorkGroupSize.x) KEY_START(first_key + s) = begin;
+    write_last_start(c, end);
+}
 
 // The counts in s_start become starts; writes the cell's section starts.
 void write_starts(uint c, uint first_key, uint sections, uint begin, uint end) {
@@ -76,7 +87,7 @@ void write_starts(uint c, uint first_key, uint sections, uint begin, uint end) {
         SHARED_ARRAY_EXCLUSIVE_SCAN(s_start, sections, total)
         for (uint s = t; s < sections; s += gl_WorkGroupSize.x) KEY_START(first_key + s) = begin + s_start[s];
     }
-    if (c == pc.cell_capacity && t == 0u) KEY_START(first_key + 1u) = end; // start[K]
+    write_last_start(c, end);
 }
 
 // A cell of more than CAPACITY particles: grouped by fine cell (in no
@@ -88,8 +99,7 @@ void group_large_cell(uint c, uint first_key, uint sections, uint begin, uint en
     // and every search of it reports every query incomplete.
     if (pc.loop_limit != 0u && m / wg + 2u > pc.loop_limit) {
         if (t == 0u) atomicAdd(prm.sort_incomplete, 1u);
-        for (uint s = t; s < sections; s += wg) KEY_START(first_key + s) = begin; // consistent, if unsorted
-        if (c == pc.cell_capacity && t == 0u) KEY_START(first_key + 1u) = end;
+        write_empty_starts(c, first_key, sections, begin, end); // consistent, if unsorted
         return;
     }
     for (uint j = t; j < m; j += wg) atomicAdd(s_start[section_of(load_position(perm[begin + j]), first_key)], 1u);
@@ -104,20 +114,7 @@ void group_large_cell(uint c, uint first_key, uint sections, uint begin, uint en
     memoryBarrierBuffer();
     barrier();
     for (uint j = t; j < m; j += wg) perm[begin + j] = load_sorted(begin + j).x;
-    if (t == 0u) {
-        uvec3 rows = workgroup_rows(cell_count_with_invalid());
-        atomicMax(prm.sort_dispatch_x, rows.x);
-        atomicMax(prm.sort_dispatch_y, rows.y);
-        atomicMax(prm.sort_dispatch_z, rows.z);
-    }
-}
-
-// The wide pipeline's dispatch: every cell again (those it is not for return).
-void ask_wide() {
-    uvec3 rows = workgroup_rows(cell_count_with_invalid());
-    atomicMax(prm.order_dispatch_x, rows.x);
-    atomicMax(prm.order_dispatch_y, rows.y);
-    atomicMax(prm.order_dispatch_z, rows.z);
+    if (t == 0u) ASK_CELL_DISPATCH(sort_dispatch);
 }
 
 void main() {
@@ -126,18 +123,19 @@ void main() {
     uint t = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     uint begin = COARSE_START(c), end = COARSE_START(c + 1u), m = end - begin;
     uint first_key = c * pc.sections, sections = c == pc.cell_capacity ? 1u : pc.sections;
-    // Which pipeline orders the cell: up to 2 particles an invocation the
-    // narrow one (pc.mode 0), up to CAPACITY the wide one (1), and larger
-    // cells are grouped by the narrow one for the section sort.
-    bool wide_cell = m > 2u * wg && m <= CAPACITY;
-    if (pc.mode == 1u && !wide_cell) return;
-    if (pc.mode == 0u && wide_cell) {
-        if (t == 0u) ask_wide();
+    // Which pipeline orders the cell: up to FENNS_ORDER_ITEMS_NARROW
+    // particles an invocation the narrow one, up to CAPACITY the wide one
+    // (which the narrow one asks for; its dispatch covers every cell), and
+    // larger cells are grouped by the narrow one for the section sort.
+    bool wide_pipeline = ITEMS == FENNS_ORDER_ITEMS_WIDE;
+    bool wide_cell = m > FENNS_ORDER_ITEMS_NARROW * wg && m <= CAPACITY;
+    if (wide_pipeline && !wide_cell) return;
+    if (!wide_pipeline && wide_cell) {
+        if (t == 0u) ASK_CELL_DISPATCH(order_dispatch);
         return;
     }
     if (m == 0u) { // an empty cell (about half of them): only its starts
-        for (uint s = t; s < sections; s += wg) KEY_START(first_key + s) = begin;
-        if (c == pc.cell_capacity && t == 0u) KEY_START(first_key + 1u) = end;
+        write_empty_starts(c, first_key, sections, begin, end);
         return;
     }
     for (uint s = t; s < sections; s += wg) s_start[s] = 0u;

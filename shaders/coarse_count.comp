@@ -1,7 +1,7 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// Paper Algorithm 1: count the particles of every cell section (fenns: of
-// every coarse cell, places_by_cell in bindings.glsl), in a shared histogram
+// Paper Algorithm 1: count the particles of every cell section (fenns by
+// coarse cell: of every coarse cell, places_by_cell in bindings.glsl), in a shared histogram
 // flushed with one global atomic per non-empty entry (mode 1), or straight
 // into global memory when the table outgrows shared memory (mode 0).
 #include "header.glsl"

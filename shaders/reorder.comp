@@ -26,7 +26,8 @@ void main() {
     for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < pc.n; i += stride) {
         if (i >= n) {
             // Absent (past a GPU count): in place at the end of the invalid
-            // particles' cell, as an invalid particle, its position unread.
+            // particles' cell, as an invalid particle, its position unread;
+            // its record too (no later pass writes it).
             perm[i] = i;
             store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
             continue;

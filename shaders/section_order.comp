@@ -62,12 +62,7 @@ placed rank_of(uint i, uint chunk, out uint section_end) {
     section_end = end;
     r.place = NO_PLACE;
     if (end - begin > SMALL_SECTION) {
-        if (i == begin) { // one flag per long section, by its first entry
-            uvec3 rows = workgroup_rows(pc.cell_capacity + 1u);
-            atomicMax(prm.sort_dispatch_x, rows.x);
-            atomicMax(prm.sort_dispatch_y, rows.y);
-            atomicMax(prm.sort_dispatch_z, rows.z);
-        }
+        if (i == begin) ASK_CELL_DISPATCH(sort_dispatch); // one flag per long section, by its first entry
         return r;
     }
     if (begin < chunk) return r; // the previous chunk's section
@@ -88,12 +83,6 @@ void place(placed r, uint chunk_end) {
 void main() {
     uint t = gl_LocalInvocationIndex, chunk = linear_workgroup() * gl_WorkGroupSize.x;
     uint chunk_end = chunk + gl_WorkGroupSize.x, n = particle_count(), i = chunk + t;
-    if (i >= n && i < pc.n) {
-        // Absent (past a GPU count): an invalid record with its own index,
-        // in place after the invalid particles (fenns' reorder writes no
-        // records).
-        store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
-    }
     if (t == 0u) {
         uint own = chunk;
         if (chunk > 0u && chunk < n) {

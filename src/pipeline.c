@@ -136,7 +136,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     if (pass == FENNS_PASS_coarse_count) values[1] = plan->shared_histogram ? fenns_plan_count_entries(plan) : 1;
     if (pass == FENNS_PASS_cell_order || pass == FENNS_PASS_cell_order_wide) {
         values[1] = plan->order_capacity;
-        values[2] = pass == FENNS_PASS_cell_order ? 2u : FENNS_ORDER_ITEMS_WIDE; /* particles an invocation */
+        values[2] = pass == FENNS_PASS_cell_order ? FENNS_ORDER_ITEMS_NARROW : FENNS_ORDER_ITEMS_WIDE;
     }
     if (pass == FENNS_PASS_section_sort || pass == FENNS_PASS_list_sort || pass == FENNS_PASS_list_sort_wide)
         values[1] = plan->sort_capacity;

@@ -213,7 +213,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->sort_capacity = sort_capacity;
     out->by_cell = out->method == FENNS_METHOD_FENNS && out->section_keys >= FENNS_BY_CELL_KEYS;
     /* cell_order.comp's wide pipeline holds up to FENNS_ORDER_ITEMS_WIDE particles an invocation. */
-    uint32_t wide = FENNS_ORDER_ITEMS_WIDE * out->workgroup_size;
+    uint32_t wide = (uint32_t)FENNS_ORDER_ITEMS_WIDE * out->workgroup_size;
     out->order_capacity = sort_capacity < wide ? sort_capacity : wide;
 
     uint32_t shared_max = out->shared_bytes_search;

@@ -88,10 +88,6 @@ uint32_t fenns_plan_cursor_arrays(fenns_method m);
  * cell), the other methods one per section key. */
 uint32_t fenns_plan_count_entries(const fenns_plan *plan);
 
-/* Particles an invocation of the wide cell order holds (the narrow one 2):
- * its capacity is at most this many per workgroup invocation. */
-#define FENNS_ORDER_ITEMS_WIDE 8u
-
 /* fenns builds by coarse cell from this many section keys on (about one a
  * particle): below, the table of one counter per section (4 bytes each, 24
  * MB here) stays in a large GPU's L2 cache, and counting and ordering by

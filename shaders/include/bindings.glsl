@@ -273,3 +273,14 @@ uvec3 workgroup_rows(uint groups) {
     uint x = min(groups, 65535u);
     return uvec3(x, x == 0u ? 0u : (groups + x - 1u) / x, 1u);
 }
+#if defined(USE_PARAMS) && defined(USE_CELLS)
+// Asks for the indirect dispatch prm.name_x/y/z of one workgroup per cell
+// (and one for the invalid particles): the section sort, the wide cell order.
+#define ASK_CELL_DISPATCH(name)                                                 \
+    {                                                                           \
+        uvec3 rows_ = workgroup_rows(cell_count_with_invalid());                \
+        atomicMax(prm.name##_x, rows_.x);                                       \
+        atomicMax(prm.name##_y, rows_.y);                                       \
+        atomicMax(prm.name##_z, rows_.z);                                       \
+    }
+#endif

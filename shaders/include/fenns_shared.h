@@ -84,6 +84,11 @@
  * (their border). Keys reserve FENNS_SECTIONS_FINE per cell; a build with a
  * smaller F leaves the rest empty. */
 #define FENNS_SECTIONS_PAPER 2
+/* Particles an invocation of cell_order.comp holds: its narrow pipeline
+ * (every cell) and its wide one (the cells of more than the narrow one's
+ * share, up to the plan's order_capacity <= wide * workgroup size). */
+#define FENNS_ORDER_ITEMS_NARROW 2
+#define FENNS_ORDER_ITEMS_WIDE 8
 #define FENNS_FINE_SPLIT_MAX 5
 #define FENNS_SECTIONS_FINE (FENNS_FINE_SPLIT_MAX * FENNS_FINE_SPLIT_MAX * FENNS_FINE_SPLIT_MAX)
 #define FENNS_FINE_REACH_MAX 2 /* fine cells searched on each side of a query's */

@@ -221,7 +221,7 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
                 build_step(s, info, 1, "section order", section_order_step, 48u * n);
             }
             build_step(s, info, 1, "section sort", section_sort_step, 4u * (uint64_t)p->plan.cell_capacity);
-            indirect(&s->items[s->count - 1u]); /* its workgroup count from the cell order */
+            indirect(&s->items[s->count - 1u]); /* its workgroup count from the order pass */
         }
     }
     build_step(s, info, 0, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity);

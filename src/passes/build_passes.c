@@ -175,7 +175,7 @@ void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenn
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.gpu_count = fenns__uses_gpu_count(f); /* absent particles' records, see section_order.comp */
+    pc.gpu_count = fenns__uses_gpu_count(f); /* particle_count() */
     /* One invocation per sorted position (absent ones included). */
     fenns__dispatch(cmd, p, FENNS_PASS_section_order, &b, &pc, groups_for(p, f->n));
 }
@@ -192,7 +192,6 @@ void fenns__pass_cell_order_wide(VkCommandBuffer cmd, fenns_pipeline p, const fe
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.mode = 1u;
     /* The cells the narrow cell order left, where it found some; else none. */
     fenns__dispatch_indirect(cmd, p, FENNS_PASS_cell_order_wide, &b, &pc, f->scratch.buffer,
                              scratch_at(f, f->layout.params, offsetof(fenns_gpu_params, order_dispatch_x)));
