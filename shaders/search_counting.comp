@@ -36,8 +36,8 @@ void visit_cell(inout query_state s, uvec2 run) {
     for (uint j = run.x; j < run.y; j += 2u) {
         uint j1 = min(j + 1u, run.y - 1u);
         uvec4 c0 = load_sorted(j), c1 = load_sorted(j1);
-        visit_if(s, c0, j, true, LIST_QUADS);
-        visit_if(s, c1, j1, j + 1u < run.y, LIST_QUADS);
+        visit_if(s, c0, j, true, true);
+        visit_if(s, c1, j1, j + 1u < run.y, true);
     }
 }
 
@@ -62,7 +62,7 @@ void main() {
     if (live) {
         for (uint i = 0u; i < lane_walk_cells(); ++i) visit_cell(s, lane_walk_run(walk, i));
         if (COUNT_ONLY == 1u) s.count -= 1u; // the query itself
-        else flush_list(s, LIST_QUADS);
+        else flush_list(s, true);
         finish_query(s.id, s.count, s.target);
         count = s.count;
     }

@@ -122,14 +122,14 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * 3: the index chunks the list writes may touch; 4: 1 for the counting-only
      * search; 5: the chunks the sorted particles may span; 6: the kernel
      * search's walk (0 fenns' local grid, 1 the 27 cells of a fenns-paper
-     * build's cell, 2 of counting's particle, 3 octant's 8); 7 below. */
+     * build's cell, 2 of counting's particle, 3 octant's 8). */
     int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
     uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide;
     /* Sorted particles in chunks only where the capacity needs them: a wide
      * pass may be wide for its lists alone (H100, sph50 16M). */
     int sorted_chunks = (uint64_t)plan->max_particles > (UINT64_C(1) << plan->chunk_shift16);
     uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
-                                        wide && sorted_chunks ? FENNS_CHUNKS : 1u, (uint32_t)plan->method, 1u};
+                                        wide && sorted_chunks ? FENNS_CHUNKS : 1u, (uint32_t)plan->method};
     memcpy(values, v, sizeof v);
     if (pass == FENNS_PASS_search_work) values[2] = fenns_plan_walks_particles(plan->method) ? 1u : 0u;
     if (fenns__is_search_pass(pass)) values[2] = plan->method == FENNS_METHOD_OCTANT ? 1u : 0u; /* radix: counting's walk */
@@ -150,11 +150,6 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     if (fenns__is_search_pass(pass)) {
         values[1] = plan->fine_cells; /* fenns: local cells; fenns-paper: fine cells + 1 */
     }
-    /* 7: the CSR fill's list stage (fenns' fill pipelines; 1: none). */
-    values[7] = 1u;
-    if (plan->method == FENNS_METHOD_FENNS && plan->stage_entries &&
-        (pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide))
-        values[7] = plan->stage_entries;
     if (pass == FENNS_PASS_search_kernel) {
         /* One pipeline for every size: sorted particles in chunks only when
          * the capacity needs them. fenns-paper's walk uses no local grid. */
@@ -249,12 +244,6 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     const char *by_cell = getenv("FENNS_BUILD_BY_CELL");
     if (plan.method == FENNS_METHOD_FENNS && by_cell && (by_cell[0] == '0' || by_cell[0] == '1') && !by_cell[1])
         p->plan.by_cell = by_cell[0] == '1';
-    /* FENNS_LIST_STAGE=N caps the CSR fill's list stage at N entries (0: none). */
-    const char *stage = getenv("FENNS_LIST_STAGE");
-    if (plan.method == FENNS_METHOD_FENNS && stage && stage[0] >= '0' && stage[0] <= '9') {
-        unsigned long cap = strtoul(stage, NULL, 10);
-        if (cap < p->plan.stage_entries) p->plan.stage_entries = cap >= FENNS_STAGE_ENTRIES_MIN ? (uint32_t)cap : 0u;
-    }
 
     VkDescriptorSetLayoutBinding bindings[FENNS_BINDING_COUNT];
     for (uint32_t i = 0; i < FENNS_BINDING_COUNT; ++i)

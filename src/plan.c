@@ -19,10 +19,7 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 /* fenns: local cell starts and counts, 27 neighbour keys. */
 #define LOCAL_CELLS_MAX (FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX)
 #define WORK_SHARED 4u /* search_common.glsl's find_work */
-/* ... and the CSR fill's list stage (at least its one-entry placeholder) and its two words. */
-static uint32_t search_fenns_shared(uint32_t stage_entries) {
-    return 4u * 2u * LOCAL_CELLS_MAX + 4u * 27u + SCAN_SHARED + WORK_SHARED + 4u * (stage_entries ? stage_entries : 1u) + 8u;
-}
+static uint32_t search_fenns_shared(void) { return 4u * 2u * LOCAL_CELLS_MAX + 4u * 27u + SCAN_SHARED + WORK_SHARED; }
 /* counting: 27 neighbour keys (and the unused one-cell local grid of the walk's shared code). */
 static uint32_t search_counting_shared(void) { return 4u * 2u + 4u * 27u + SCAN_SHARED; }
 /* fenns-paper: the fine grid, per query slot its record (16 bytes), count,
@@ -110,15 +107,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
         out->workgroup_size = wg;
         out->fine_max = FENNS_LOCAL_DIM_MAX;
         out->fine_cells = LOCAL_CELLS_MAX;
-        /* The CSR fill's list stage: FENNS_STAGE_ENTRIES_MAX entries where the
-         * budget has room beside the local grid, else as many as it has; none
-         * below FENNS_STAGE_ENTRIES_MIN (rounds of fewer cost more barriers
-         * than the stage saves). */
-        uint32_t beside = search_fenns_shared(0);
-        uint32_t room = budget > beside ? (budget - beside) / 4u + 1u : 0u;
-        uint32_t stage = room < FENNS_STAGE_ENTRIES_MAX ? room : FENNS_STAGE_ENTRIES_MAX;
-        out->stage_entries = stage >= FENNS_STAGE_ENTRIES_MIN ? stage : 0u;
-        out->shared_bytes_search = search_fenns_shared(out->stage_entries);
+        out->shared_bytes_search = search_fenns_shared();
     } else if (fenns_plan_walks_particles(info->method)) {
         /* counting, octant, radix: no local grid; fine_max 3 makes grid_setup keep
          * cells of cell_margins margins (its widest cell, (fine_max - 2)

@@ -40,7 +40,6 @@ typedef struct fenns_plan {
     uint32_t fine_cells;          /* fenns-paper: fine_max^3 + 1; fenns: local cells (FENNS_LOCAL_DIM_MAX^3) */
     uint32_t sort_capacity;       /* section_sort shared elements (power of two) */
     uint32_t order_capacity;      /* fenns: particles of a coarse cell cell_order orders at once */
-    uint32_t stage_entries;       /* fenns: the CSR fill's list stage in shared memory (0: none) */
     uint32_t by_cell;             /* fenns: count and place by coarse cell, then cell_order (large
                                      sets); 0: by section, then section_order */
     uint32_t cursor_base;         /* u32 index of the cursors in the cell tables (where they lie there) */
@@ -97,14 +96,6 @@ uint32_t fenns_plan_count_entries(const fenns_plan *plan);
  * (crowded cells) 0.37 / 0.52; sph50 16M in spatial order 1.33 / 1.46. The
  * switch is set for random order, the worst case. */
 #define FENNS_BY_CELL_KEYS (UINT32_C(3) << 21)
-
-/* The CSR fill's list stage (local_grid_fenns.glsl, search_cell_staged): at
- * most 8192 entries (32 KiB; a dense workgroup's 12,500 entries in two
- * rounds, five workgroups still fit an H100 SM's shared memory), none where
- * fewer than 1024 fit. FENNS_LIST_STAGE=N (environment) caps it at N, 0
- * turning it off (benchmarks, tests of the unstaged fill). */
-#define FENNS_STAGE_ENTRIES_MAX UINT32_C(8192)
-#define FENNS_STAGE_ENTRIES_MIN UINT32_C(1024)
 
 /* radix: digit passes of its sort, tiles of n keys, and histogram entries
  * (FENNS_RADIX_DIGITS per tile, + 1 for the scan's total). */

@@ -31,28 +31,6 @@ shared uint s_neighbour_key[27];         // table key of each neighbour cell, or
 // counts the query itself (always within r of itself) and subtracts it once.
 layout(constant_id = 4) const uint COUNT_ONLY = 0;
 
-// How a walk stores its list entries (a constant in each inlined copy of
-// the walk): one by one, a quad at a time, or into the list stage. A
-// kernel's walk stores none (LIST_ENTRIES).
-#define LIST_ENTRIES 0u
-#define LIST_QUADS 1u
-#define LIST_STAGE 2u
-
-#ifndef FENNS_KERNEL
-// The list stage of the CSR fill (STAGE_ENTRIES > 1: the fill pipeline on a
-// device with room for it; 1: none). Each query's list is written into
-// shared memory at its place among the workgroup's lists, then copied out
-// whole: in the build's sorted order the workgroup's lists are one run of
-// the output, copied by consecutive invocations; in original order each
-// query copies its own list a quad at a time. A hit then costs one shared
-// store, where storing through the quad costs the bookkeeping of every
-// candidate step (see search_cell_staged).
-layout(constant_id = 7) const uint STAGE_ENTRIES = 1;
-shared uint s_stage[STAGE_ENTRIES];
-shared uint s_stage_refused; // nonzero: this workgroup stores its lists unstaged
-shared uint s_round_end;     // one past the last stage entry of the round
-#endif
-
 // The table cell, and its section, that local cell (lx, ly, lz) shows.
 uint local_section_key(uvec3 l, uint split, uint reach) {
     ivec3 d = ivec3(greaterThanEqual(l, uvec3(reach + split))) - ivec3(lessThan(l, uvec3(reach)));
@@ -94,8 +72,7 @@ struct query_state {
     uint self;        // the query's sorted position, which the walks skip (none: 0xFFFFFFFF)
 #else
     list_target target;
-    uvec4 quad;  // the list's last four entries, oldest in x (not yet stored)
-    uint stage;  // LIST_STAGE: where the list starts in s_stage
+    uvec4 quad; // the list's last four entries, oldest in x (not yet stored)
 #endif
 };
 
@@ -111,18 +88,16 @@ struct query_state {
 // may live in slow local memory). Lists of fewer than 8 entries, nearly all
 // in sparse sets, are stored entry by entry (H100: the quad bookkeeping cost
 // them more than it saved).
-// `how` is a constant in each inlined copy of the walk: LIST_ENTRIES in the
-// copy a subgroup of short lists only takes (see search_query).
-bool stores_quads(query_state s, uint how) { return how == LIST_QUADS && s.target.capacity >= 8u; }
+// `quads` is a constant in each inlined copy of the walk: false in the copy
+// a subgroup of short lists only takes (see search_query).
+bool stores_quads(query_state s, bool quads) { return quads && s.target.capacity >= 8u; }
 
 // Entry k of the list (u64 entry index).
 uvec2 list_entry(query_state s, uint k) { return add64(s.target.base, k); }
 
-void emit(inout query_state s, uint v, uint how) {
+void emit(inout query_state s, uint v, bool quads) {
     if (s.count < s.target.capacity) {
-        if (how == LIST_STAGE) {
-            s_stage[s.stage + s.count] = v;
-        } else if (stores_quads(s, how)) {
+        if (stores_quads(s, quads)) {
             uint at = s.target.base.x + s.count; // its low bits place the entry in its quad
             s.quad = uvec4(s.quad.yzw, v);
             if ((at & 3u) == 3u) {
@@ -142,8 +117,8 @@ void emit(inout query_state s, uint v, uint how) {
 }
 
 // Stores the entries of the list's last, partial quad.
-void flush_list(query_state s, uint how) {
-    if (!stores_quads(s, how)) return;
+void flush_list(query_state s, bool quads) {
+    if (!stores_quads(s, quads)) return;
     uint written = min(s.count, s.target.capacity);
     uint pending = min((s.target.base.x + written) & 3u, written);
     if (pending >= 3u) store_index(list_entry(s, written - 3u), s.quad.y);
@@ -203,7 +178,7 @@ uint row_position(stencil_row r, uint k) {
 
 // Candidate c at sorted position j, when `valid` (a step's candidates past
 // the row's end are loaded again as its last and not visited).
-void visit_if(inout query_state s, uvec4 c, uint j, bool valid, uint how) {
+void visit_if(inout query_state s, uvec4 c, uint j, bool valid, bool quads) {
     vec3 pj = uintBitsToFloat(c.xyz);
 #ifdef FENNS_KERNEL
     // The user kernel sees neighbours only, by original index, in the
@@ -218,7 +193,7 @@ void visit_if(inout query_state s, uvec4 c, uint j, bool valid, uint how) {
         s.count += hit ? 1u : 0u; // the query itself too: subtracted once at the end
         return;
     }
-    if (hit && (c.w != s.index || pc.point_set != 0u)) emit(s, output_index(c.w, j), how);
+    if (hit && (c.w != s.index || pc.point_set != 0u)) emit(s, output_index(c.w, j), quads);
 #endif
 }
 
@@ -226,13 +201,13 @@ void visit_if(inout query_state s, uvec4 c, uint j, bool valid, uint how) {
 // (H100, sph50 4M counts: steps of 1, 2, 3, 4, 8 candidates took 1.91,
 // 1.77, 1.84, 1.87, 2.24 ms; rows hold about 6).
 #define ROW_STEP 2u
-void visit_row(inout query_state s, stencil_row r, uint how) {
+void visit_row(inout query_state s, stencil_row r, bool quads) {
     uint last = r.len - 1u;
     for (uint k = 0u; k < r.len; k += ROW_STEP) {
         uint j0 = row_position(r, k), j1 = row_position(r, min(k + 1u, last));
         uvec4 c0 = load_candidate(j0), c1 = load_candidate(j1);
-        visit_if(s, c0, j0, true, how);
-        visit_if(s, c1, j1, k + 1u < r.len, how);
+        visit_if(s, c0, j0, true, quads);
+        visit_if(s, c1, j1, k + 1u < r.len, quads);
     }
 }
 
@@ -241,22 +216,17 @@ void visit_row(inout query_state s, stencil_row r, uint how) {
 // after pc.loop_limit of them): the row loops, the bound's own loops.
 #define LOOP_ALLOWANCE 1024u
 
-// The loop iterations of the query's walk, bounded (for the driver's
-// limit): every row of its stencil untrimmed, each walked in ROW_STEP steps
-// plus the row loop.
-uint walk_steps(uvec3 lo, uint split, uint reach, uint local_dim) {
-    uint steps = 0u;
+// Whether the query's loops stay within the driver's limit: every row of
+// its stencil untrimmed, each walked in ROW_STEP steps plus the row loop.
+bool within_loop_limit(uvec3 lo, uint split, uint reach, uint local_dim) {
+    uint steps = LOOP_ALLOWANCE;
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z)
     for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
         uint first = local_index(lo.x, y, z, local_dim), len = 0u;
         for (uint l = first; l <= first + 2u * reach; ++l) len += s_local_end[l] - s_local_start[l];
         steps += len / ROW_STEP + 2u;
     }
-    return steps;
-}
-
-bool within_loop_limit(uvec3 lo, uint split, uint reach, uint local_dim) {
-    return LOOP_ALLOWANCE + walk_steps(lo, split, reach, local_dim) <= pc.loop_limit;
+    return steps <= pc.loop_limit;
 }
 
 // The state of the query at sorted position q before its first candidate:
@@ -310,9 +280,10 @@ row_trim trim_of(vec3 fine_coords, uvec3 fine, uint split) {
 // query, frac - (k + 1) = -1 - ahead back.
 float cell_gap(float ahead) { return max(max(ahead, -1.0 - ahead), 0.0); }
 
-// The query's stencil rows, trimmed to its sphere (see above); `how`: how
-// its list is stored (a constant in each inlined copy).
-void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach, uint local_dim, uint how) {
+// The query's stencil rows, trimmed to its sphere (see above); `quads`:
+// whether its list may be stored a quad at a time (a constant in each
+// inlined copy).
+void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach, uint local_dim, bool quads) {
     float side = float(reach);
     // Per row only what changes with it: the y gap, its `ahead` one cell
     // more each row rather than recomputed, and the chord, a product
@@ -336,45 +307,34 @@ void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach
             float chord = sqrt(rest) * inv_scale_x; // half the row's reach, in fine cells
             uint x0 = lo.x + uint(clamp(floor(shifted_x - chord), 0.0, width));
             uint x1 = lo.x + uint(clamp(floor(shifted_x + chord), 0.0, width));
-            visit_row(s, row_of(x0, x1, local_index(0u, y, z, local_dim), split, reach), how);
+            visit_row(s, row_of(x0, x1, local_index(0u, y, z, local_dim), split, reach), quads);
         }
     }
 }
 
-// Where a query's walk starts: its stencil's low corner (its fine cell: the
-// query's local cell is its fine cell + reach) and its rows' trim.
-struct query_stencil {
-    uvec3 lo;
-    row_trim trim;
-};
-
-query_stencil stencil_of(vec3 p, uint split) {
-    vec3 u = grid_coords(p);
-    uvec3 c = coarse_cell(u);
-    vec3 fine_coords = (u - vec3(c)) * float(split); // as fine_in_cell
-    query_stencil st;
-    st.lo = min(uvec3(fine_coords), uvec3(split - 1u));
-    st.trim = trim_of(fine_coords, st.lo, split);
-    return st;
-}
-
 uint search_query(uint q, uint split, uint reach, uint local_dim) {
     query_state s = begin_query(q);
-    query_stencil st = stencil_of(s.p, split);
-    if (pc.loop_limit != 0u && !within_loop_limit(st.lo, split, reach, local_dim)) {
+    vec3 u = grid_coords(s.p);
+    // The query's local cell is its fine cell + reach, so its stencil's low
+    // corner is its fine cell.
+    uvec3 c = coarse_cell(u);
+    vec3 fine_coords = (u - vec3(c)) * float(split); // as fine_in_cell
+    uvec3 lo = min(uvec3(fine_coords), uvec3(split - 1u));
+    row_trim t = trim_of(fine_coords, lo, split);
+    if (pc.loop_limit != 0u && !within_loop_limit(lo, split, reach, local_dim)) {
         atomicAdd(prm.incomplete_queries, 1u);
         return 0u;
     }
 #ifdef FENNS_KERNEL
-    walk_rows(s, st.trim, st.lo, split, reach, local_dim, LIST_ENTRIES);
+    walk_rows(s, t, lo, split, reach, local_dim, false);
 #else
     // A subgroup whose lists are all short (stored entry by entry anyway)
     // walks a copy without the quad bookkeeping (H100, CSR: cluster 4M
     // 6.22 -> 6.12 ms, sph50 4M in frame order 4.43 -> 4.37, dam 3.01 ->
     // 2.98, 16M frame order 19.66 -> 19.52).
-    uint how = COUNT_ONLY == 0u && subgroupBallot(s.target.capacity >= 8u) != uvec4(0u) ? LIST_QUADS : LIST_ENTRIES;
-    if (how == LIST_QUADS) walk_rows(s, st.trim, st.lo, split, reach, local_dim, LIST_QUADS);
-    else walk_rows(s, st.trim, st.lo, split, reach, local_dim, LIST_ENTRIES);
+    bool quads = COUNT_ONLY == 0u && subgroupBallot(s.target.capacity >= 8u) != uvec4(0u);
+    if (quads) walk_rows(s, t, lo, split, reach, local_dim, true);
+    else walk_rows(s, t, lo, split, reach, local_dim, false);
 #endif
 #ifdef FENNS_KERNEL
     finish_kernel(s.id, s.index, s.p, s.count, s.user);
@@ -383,109 +343,12 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
         if (pc.point_set == 0u) s.count -= 1u; // the query itself
         counts[s.id] = s.count;
     } else {
-        flush_list(s, how);
+        flush_list(s, quads);
         finish_query(s.id, s.count, s.target);
     }
 #endif
     return s.count;
 }
-
-#ifndef FENNS_KERNEL
-// Copies the first n entries of a query's staged list (from s_stage[from])
-// to its list at u64 entry index `base`: entry by entry up to a quad
-// boundary, then a quad at a time.
-void copy_staged_list(uvec2 base, uint from, uint n) {
-    uint head = min((4u - (base.x & 3u)) & 3u, n), k = 0u;
-    for (; k < head; ++k) store_index(add64(base, k), s_stage[from + k]);
-    for (; k + 4u <= n; k += 4u) {
-        uint a = from + k;
-        store_index_quad(add64(base, k), uvec4(s_stage[a], s_stage[a + 1u], s_stage[a + 2u], s_stage[a + 3u]));
-    }
-    for (; k < n; ++k) store_index(add64(base, k), s_stage[from + k]);
-}
-
-// The CSR fill of one workgroup's queries through the list stage. Each
-// list's length is known (the offsets hold the counting pass's), so the
-// workgroup lays its lists out side by side (a scan of their lengths) and
-// stores them in rounds: a round takes the queries whose lists fit in the
-// stage from the first one not yet done, walks them (each hit one shared
-// store), and copies the stage out. Lists of dense sets (sph50: 49 entries,
-// 12,500 a workgroup) take two rounds of 8192 entries; the other subgroups
-// wait at the round's barriers while other workgroups run. A workgroup with
-// a list longer than the stage, or (where the driver caps loops) more
-// iterations than its cap allows, walks as search_query does instead.
-// Queries whose list did not fit the indices range (capacity 0) or is
-// empty do not walk: the offsets give their count. Every invocation calls
-// it (barriers); returns the query's count.
-uint search_cell_staged(work_item w, uint q, uint split, uint reach, uint local_dim) {
-    bool live = q < w.query_end;
-    query_state s;
-    query_stencil st;
-    uint capacity = 0u, steps = 0u;
-    if (live) {
-        s = begin_query(q);
-        st = stencil_of(s.p, split);
-        capacity = s.target.capacity;
-        if (pc.loop_limit != 0u) steps = walk_steps(st.lo, split, reach, local_dim);
-    }
-    if (gl_LocalInvocationIndex == 0u) s_stage_refused = 0u;
-    // Lengths past the stage count as one more than it holds, so the
-    // workgroup's sum cannot wrap (256 * 8193 entries at most).
-    uint len = min(capacity, STAGE_ENTRIES + 1u), total;
-    uint at = workgroup_exclusive_scan(len, total); // its barriers order the flag's reset
-    if (len > STAGE_ENTRIES) atomicOr(s_stage_refused, 1u);
-    if (pc.loop_limit != 0u) {
-        // llvmpipe counts a subgroup's loop iterations together: in rounds
-        // its queries may walk one after another (at most the sum of their
-        // walks), then the round loop and the copies.
-        uint subgroup_steps = subgroupAdd(steps);
-        if (subgroupElect() &&
-            LOOP_ALLOWANCE + subgroup_steps + 2u * gl_WorkGroupSize.x + total / 4u > pc.loop_limit)
-            atomicOr(s_stage_refused, 1u);
-    }
-    barrier();
-    if (s_stage_refused != 0u) return live ? search_query(q, split, reach, local_dim) : 0u;
-
-    // In sorted order the workgroup's lists are one run of the output,
-    // starting at its first query's.
-    uvec2 run_base = pc.sorted_order != 0u ? offsets[w.query_begin] : uvec2(0u);
-    bool done = capacity == 0u;
-    uint first = 0u; // the round's first stage entry, as a workgroup offset
-    while (first < total) {
-        // This round: the queries not done whose lists end within the stage
-        // (a prefix of them, the first always: no list is longer).
-        bool mine = !done && at + capacity <= first + STAGE_ENTRIES;
-        if (gl_LocalInvocationIndex == 0u) s_round_end = first;
-        barrier();
-        if (mine) atomicMax(s_round_end, at + capacity);
-        barrier();
-        uint end = s_round_end;
-        if (mine) {
-            s.stage = at - first;
-            walk_rows(s, st.trim, st.lo, split, reach, local_dim, LIST_STAGE);
-            done = true;
-        }
-        barrier();
-        if (pc.sorted_order != 0u) {
-            for (uint i = gl_LocalInvocationIndex; i < end - first; i += gl_WorkGroupSize.x)
-                store_index(add64(run_base, first + i), s_stage[i]);
-        } else if (mine) {
-            copy_staged_list(s.target.base, s.stage, min(s.count, capacity));
-        }
-        barrier(); // the stage is refilled next round
-        first = end;
-    }
-    if (!live) return 0u;
-    // Not walked: its count is its offsets' difference (0 for an empty
-    // list; more for one that did not fit, counted as an overflow).
-    if (capacity == 0u) {
-        uvec2 need = sub64(offsets[s.id + 1u], offsets[s.id]);
-        s.count = need.y != 0u ? 0xFFFFFFFFu : need.x;
-    }
-    finish_query(s.id, s.count, s.target);
-    return s.count;
-}
-#endif
 
 // Point sets: whether the candidates' build shares this build's grid (it
 // took this build's grid, this build took its, or both a third's), so that
@@ -523,13 +386,7 @@ void search_cell(work_item w, uint q) {
     if (!searched) {
         // No query of this build is searched: each counts as incomplete.
         if (q < w.query_end) atomicAdd(prm.incomplete_queries, 1u);
-    }
-#ifndef FENNS_KERNEL
-    else if (STAGE_ENTRIES > 1u && COUNT_ONLY == 0u && pc.mode == FENNS_MODE_CSR) {
-        count = search_cell_staged(w, q, split, reach, local_dim);
-    }
-#endif
-    else if (q < w.query_end) {
+    } else if (q < w.query_end) {
         count = search_query(q, split, reach, local_dim);
     }
     add_total(count); // every invocation: the subgroup sums need them all
