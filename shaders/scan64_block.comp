@@ -1,9 +1,10 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// The CSR offsets scan, step 1: exclusive scan of each block of
-// FENNS_SCAN_ITEMS * workgroup u32 counts into u64 offsets (pc.mode & 2:
-// of the u64 block sums of a lower level, in place); each block's total goes
-// to scan_sums when pc.mode & 1 (more than one block).
+// The CSR offsets scan (reduce, then scan; see scan_block.comp): each block
+// of FENNS_SCAN_ITEMS * workgroup u32 counts (pc.mode & 2: u64 block sums
+// of a lower level, in place) scanned into u64 offsets and written once,
+// from the block's start in scan_sums when pc.mode & 1 (more than one
+// block: scan64_reduce.comp's totals, scanned in place).
 #include "header.glsl"
 #define USE_SCAN64
 #include "bindings.glsl"
@@ -24,10 +25,10 @@ void main() {
     }
     uvec2 total;
     uvec2 run = workgroup_exclusive_scan64(sum, total);
+    if ((pc.mode & 1u) != 0u) run = add64(run, scan_sums[block]);
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
         uint idx = base + k;
         if (idx < pc.count) scan_out[idx] = run;
         run = add64(run, v[k]);
     }
-    if ((pc.mode & 1u) != 0u && gl_LocalInvocationIndex == 0u) scan_sums[block] = total;
 }

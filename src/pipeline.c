@@ -12,9 +12,9 @@
 #include "grid_setup.spv.h"
 #include "coarse_count.spv.h"
 #include "scan_block.spv.h"
-#include "scan_add.spv.h"
+#include "scan_reduce.spv.h"
 #include "scan64_block.spv.h"
-#include "scan64_add.spv.h"
+#include "scan64_reduce.spv.h"
 #include "cell_cursors.spv.h"
 #include "reorder.spv.h"
 #include "section_sort.spv.h"
@@ -51,10 +51,10 @@ typedef struct shader_code {
 static shader_code code_of(fenns_pass pass, fenns_method method) {
     static const shader_code table[FENNS_PASS_COUNT] = {
         FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
-        FENNS_SPV_(scan_add),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
+        FENNS_SPV_(scan_reduce),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
         FENNS_SPV_(section_order), FENNS_SPV_(cell_order), FENNS_SPV_(cell_order), FENNS_SPV_(radix_keys), FENNS_SPV_(radix_count), FENNS_SPV_(radix_scatter),
         FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
-        FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_add),  FENNS_SPV_(list_sort),
+        FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_reduce),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
         {NULL, 0}, /* search_kernel: the caller's */
         FENNS_SPV_(reorder_attributes),

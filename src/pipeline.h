@@ -22,7 +22,7 @@
     X(grid_setup)           \
     X(coarse_count)         \
     X(scan_block)           \
-    X(scan_add)             \
+    X(scan_reduce)          \
     X(cell_cursors)         \
     X(reorder)              \
     X(section_sort)         \
@@ -38,7 +38,7 @@
     X(search_args)          \
     X(search)               \
     X(scan64_block)         \
-    X(scan64_add)           \
+    X(scan64_reduce)        \
     X(list_sort)            \
     X(search_wide)          \
     X(list_sort_wide)       \

@@ -39,16 +39,29 @@ uint workgroup_exclusive_scan(uint v, out uint total) {
         barrier();                                                                 \
     }
 
-// The same over u64 values (uvec2, see u64.glsl): four scans of 16-bit
-// digits, whose sums over a workgroup (< 256 * 2^16) cannot wrap, put back
-// together with carries.
+// The same over u64 values (uvec2, see u64.glsl). Where every value is
+// below 2^23 (no sum of a workgroup's, at most 256 of them, passes 2^31:
+// the common case of neighbour counts) one u32 scan; else four scans of
+// 16-bit digits, whose sums over a workgroup (< 256 * 2^16) cannot wrap,
+// put back together with carries.
 uvec2 shifted64(uint x, uint digit) { // x << (16 * digit) as u64
     if (digit == 0u) return uvec2(x, 0u);
     if (digit == 1u) return uvec2(x << 16u, x >> 16u);
     if (digit == 2u) return uvec2(0u, x);
     return uvec2(0u, x << 16u);
 }
+shared uint s_scan_wide; // nonzero: some value of the workgroup is 2^23 or more
 uvec2 workgroup_exclusive_scan64(uvec2 v, out uvec2 total) {
+    if (gl_LocalInvocationIndex == 0u) s_scan_wide = 0u;
+    barrier();
+    if (subgroupBallot(v.y != 0u || v.x >= (1u << 23u)) != uvec4(0u) && subgroupElect()) atomicOr(s_scan_wide, 1u);
+    barrier();
+    if (s_scan_wide == 0u) { // read before the scan's first barrier, reset after its last
+        uint narrow_total;
+        uint run = workgroup_exclusive_scan(v.x, narrow_total);
+        total = uvec2(narrow_total, 0u);
+        return uvec2(run, 0u);
+    }
     uvec2 run = uvec2(0u);
     total = uvec2(0u);
     for (uint d = 0u; d < 4u; ++d) {

@@ -1,16 +1,18 @@
-/* The device-wide exclusive scans (reduce-then-scan over blocks of
+/* The device-wide exclusive scans (reduce, then scan, over blocks of
  * FENNS_SCAN_ITEMS * workgroup elements, recursing on the block sums):
- * u32 -> u32 for the cell tables, u32 counts -> u64 CSR offsets. */
+ * u32 -> u32 for the cell tables, u32 counts -> u64 CSR offsets. Each level
+ * reads its input twice (the blocks' totals, then the scan) and writes its
+ * output once. */
 #include "pipeline.h"
 
 /* One flavour of the scan: its passes and the bytes of an output element. */
 typedef struct scan_kind {
-    fenns_pass block, add;
+    fenns_pass reduce, block;
     VkDeviceSize out_bytes; /* 4 or 8; the block sums have the same width */
 } scan_kind;
 
-static const scan_kind scan_u32 = {FENNS_PASS_scan_block, FENNS_PASS_scan_add, 4};
-static const scan_kind scan_u64 = {FENNS_PASS_scan64_block, FENNS_PASS_scan64_add, 8};
+static const scan_kind scan_u32 = {FENNS_PASS_scan_reduce, FENNS_PASS_scan_block, 4};
+static const scan_kind scan_u64 = {FENNS_PASS_scan64_reduce, FENNS_PASS_scan64_block, 8};
 
 /* wide_in: the input is `out` itself, already out_bytes wide (the block sums
  * of a lower level of the u64 scan, scanned in place). */
@@ -31,18 +33,17 @@ static void scan_level(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_a
     pc.count = count;
     pc.count_in = count_in;
     pc.mode = (blocks > 1 ? 1u : 0u) | (wide_in ? 2u : 0u);
+    if (blocks > 1) {
+        /* The blocks' totals, scanned in place into each block's start; their
+         * own sums go right after them. */
+        fenns__dispatch(cmd, p, kind->reduce, &b, &pc, blocks);
+        fenns__barrier(cmd, p);
+        VkDeviceSize next = (sums_offset + sums_bytes + 255u) / 256u * 256u; /* offset alignment */
+        scan_level(cmd, p, arena, kind, scratch, next, scratch, sums_offset, scratch, sums_offset, (uint32_t)blocks,
+                   (uint32_t)blocks, kind->out_bytes == 8u);
+        fenns__barrier(cmd, p);
+    }
     fenns__dispatch(cmd, p, kind->block, &b, &pc, blocks);
-    if (blocks <= 1) return;
-    fenns__barrier(cmd, p);
-    /* The block sums scanned in place; their own sums go right after them. */
-    VkDeviceSize next = (sums_offset + sums_bytes + 255u) / 256u * 256u; /* offset alignment */
-    scan_level(cmd, p, arena, kind, scratch, next, scratch, sums_offset, scratch, sums_offset, (uint32_t)blocks,
-               (uint32_t)blocks, kind->out_bytes == 8u);
-    fenns__barrier(cmd, p);
-    fenns_bindings add = {.arena = arena};
-    fenns__bind(&add, FENNS_BINDING_SCAN_OUT, out_buffer, out_offset, out_bytes);
-    fenns__bind(&add, FENNS_BINDING_SCAN_SUMS, scratch, sums_offset, sums_bytes);
-    fenns__dispatch(cmd, p, kind->add, &add, &pc, blocks);
 }
 
 void fenns__record_scan(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena, VkBuffer scratch, VkDeviceSize sums_offset,
