@@ -11,6 +11,7 @@
 #include "domain_reduce.spv.h"
 #include "grid_setup.spv.h"
 #include "coarse_count.spv.h"
+#include "density.spv.h"
 #include "scan_block.spv.h"
 #include "scan_reduce.spv.h"
 #include "scan64_block.spv.h"
@@ -50,7 +51,7 @@ typedef struct shader_code {
 
 static shader_code code_of(fenns_pass pass, fenns_method method) {
     static const shader_code table[FENNS_PASS_COUNT] = {
-        FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
+        FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(density), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
         FENNS_SPV_(scan_reduce),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
         FENNS_SPV_(section_order), FENNS_SPV_(cell_order), FENNS_SPV_(cell_order), FENNS_SPV_(radix_keys), FENNS_SPV_(radix_count), FENNS_SPV_(radix_scatter),
         FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
@@ -107,6 +108,7 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
  * and none of the placement passes its sort replaces (each pipeline made
  * costs time at creation, most on CPU drivers). */
 int fenns__method_runs(fenns_method method, fenns_pass pass) {
+    if (pass == FENNS_PASS_density) return method == FENNS_METHOD_FENNS;
     if (method == FENNS_METHOD_RADIX)
         return pass != FENNS_PASS_coarse_count && pass != FENNS_PASS_cell_cursors && pass != FENNS_PASS_reorder &&
                pass != FENNS_PASS_section_sort && pass != FENNS_PASS_section_order && pass != FENNS_PASS_cell_order &&

@@ -20,6 +20,7 @@
 #define FENNS_PASS_LIST(X)  \
     X(domain_reduce)        \
     X(grid_setup)           \
+    X(density)              \
     X(coarse_count)         \
     X(scan_block)           \
     X(scan_reduce)          \

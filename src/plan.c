@@ -272,6 +272,24 @@ uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range) {
     return (uint64_t)FENNS_INDEX_CHUNKS << (floor_pow2_u64(max_storage_buffer_range) - 2u);
 }
 
+uint32_t fenns_plan_density_bins(const fenns_plan *plan, uint32_t n) {
+    if (plan->method != FENNS_METHOD_FENNS) return 0;
+    uint64_t bins = 4u * (uint64_t)n;
+    return bins < (UINT64_C(1) << 20) ? (uint32_t)bins : (UINT32_C(1) << 20);
+}
+
+int fenns_plan_may_be_sparse(fenns_method method, float radius, int user_domain, const float min[3],
+                             const float max[3], uint32_t particles) {
+    if (method != FENNS_METHOD_FENNS) return 0;
+    if (!user_domain || particles == 0) return 1;
+    double volume = 1.0, r = radius;
+    for (int a = 0; a < 3; ++a) {
+        double extent = (double)max[a] - (double)min[a];
+        volume *= extent > r ? extent : r;
+    }
+    return cbrt(1.5 * volume / particles) > 2.0 * r;
+}
+
 uint32_t fenns_plan_scan_block(const fenns_plan *plan) { return plan->workgroup_size * FENNS_SCAN_ITEMS; }
 
 uint64_t fenns_plan_scan_sums_bytes(const fenns_plan *plan, uint64_t count) {

@@ -88,6 +88,19 @@ uint32_t fenns_plan_cursor_arrays(fenns_method m);
  * cell), the other methods one per section key. */
 uint32_t fenns_plan_count_entries(const fenns_plan *plan);
 
+/* Slots of fenns' density histogram (density.comp) for a frame of n
+ * particles: 4 a particle (they lie in the sorted particles' 16), at most
+ * 2^20; 0 for the other methods. */
+uint32_t fenns_plan_density_bins(const fenns_plan *plan, uint32_t n);
+
+/* Whether a fenns build of at most `particles` particles (or a grid sized
+ * for that many) of this radius may be sparse enough for grid setup to ask
+ * for the density pass: where the caller gives the box (min, max), a
+ * spacing of at most two radii at that count rules it out (the GPU compares
+ * with two margins, each at least the radius); without a box, always. */
+int fenns_plan_may_be_sparse(fenns_method method, float radius, int user_domain, const float min[3],
+                             const float max[3], uint32_t particles);
+
 /* fenns builds by coarse cell from this many section keys on (about one a
  * particle): below, the table of one counter per section (4 bytes each, 24
  * MB here) stays in a large GPU's L2 cache, and counting and ordering by

@@ -419,8 +419,29 @@ static void check_dims(const char *name, float r, const float lo[3], const float
            p.coarse_dims[2], p.table_dims[0], p.table_dims[1], p.table_dims[2]);
 }
 
+/* fenns' density pass: its histogram's slots (4 a particle, at most 2^20,
+ * none for other methods) and when a build records it (a caller's box
+ * rules it out where the set is dense at its count). */
+static void check_density_pass(void) {
+    fenns_plan p;
+    memset(&p, 0, sizeof p);
+    p.method = FENNS_METHOD_FENNS;
+    CHECK(fenns_plan_density_bins(&p, 0) == 0 && fenns_plan_density_bins(&p, 1000) == 4000 &&
+              fenns_plan_density_bins(&p, 1u << 24) == (1u << 20),
+          "density slots");
+    float lo[3] = {0, 0, 0}, hi[3] = {100, 100, 100};
+    /* 10^6 in 100^3 at r = 1: spacing 1.14 <= 2 r. 10^4 there: 5.3 > 2 r. */
+    CHECK(!fenns_plan_may_be_sparse(FENNS_METHOD_FENNS, 1.0f, 1, lo, hi, 1000000u), "dense in the caller's box");
+    CHECK(fenns_plan_may_be_sparse(FENNS_METHOD_FENNS, 1.0f, 1, lo, hi, 10000u), "sparse in the caller's box");
+    CHECK(fenns_plan_may_be_sparse(FENNS_METHOD_FENNS, 1.0f, 0, lo, hi, 1000000u), "no box: the GPU decides");
+    CHECK(!fenns_plan_may_be_sparse(FENNS_METHOD_COUNTING, 1.0f, 0, lo, hi, 10000u), "fenns only");
+    p.method = FENNS_METHOD_FENNS_PAPER;
+    CHECK(fenns_plan_density_bins(&p, 1000) == 0, "no density slots for fenns-paper");
+}
+
 int main(void) {
     check_bad_arguments();
+    check_density_pass();
     check_spirv_reader();
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_FENNS);
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_FENNS_PAPER);

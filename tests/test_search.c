@@ -574,7 +574,29 @@ static void check_cluster_spans_cells(const scene *s, float cluster_side) {
     }
 }
 
+/* fenns: a sparse uniform set (0.03 neighbours a particle). The density
+ * pass finds its particles spread out, so its fine cells grow past two
+ * margins and its coarse cells with them (a grid of 2-margin fine cells
+ * would have 2-unit cells, folded 80 times over onto the table). Exact. */
+static void check_sparse_cells_grow(void) {
+    if (g_method != FENNS_METHOD_FENNS) return;
+    scene s;
+    scene_init(&s, "200K-sparse-r0.2", 200000u);
+    fenns_scene_uniform(s.xyz, s.n, 100.0f);
+    s.radius = 0.2f;
+    fenns_status st;
+    memset(&st, 0, sizeof st);
+    check_host_search_status(&s, &st);
+    for (int a = 0; a < 3; ++a) {
+        float edge = (st.domain_max[a] - st.domain_min[a]) / (float)st.coarse_dims[a];
+        CHECK(st.coarse_dims[a] > 0 && edge >= 20.0f * s.radius, "%s: cells %g wide, expected 4 or more (fine cells past two margins)",
+              s.name, (double)edge);
+    }
+    free(s.xyz);
+}
+
 static void run_extremes(void) {
+    check_sparse_cells_grow();
     scene s;
     scene_init(&s, "1M-cluster-in-1e4-box", 1u << 20);
     fenns_scene_uniform(s.xyz, s.n, 100.0f);

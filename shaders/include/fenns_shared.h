@@ -112,7 +112,8 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 n;               /* particles */
     FENNS_U32 count;           /* elements of the pass (scan length, sections, ...); grid setup: the
                                   particles the grid is sized for (fenns_build_info.grid_particle_count) */
-    FENNS_U32 count_in;        /* scan: elements read; beyond them the input is 0 */
+    FENNS_U32 count_in;        /* scan: elements read; beyond them the input is 0; grid setup and
+                                  density: the histogram bins the scratch holds (0: none) */
     FENNS_U32 mode;            /* FENNS_MODE_* / pass-specific switch */
     FENNS_U32 capacity;        /* FIXED: entries per particle; CSR: indices capacity (low 32 bits) */
     FENNS_U32 capacity_hi;     /* CSR: indices capacity, high 32 bits */
@@ -177,6 +178,16 @@ FENNS_STRUCT(fenns_gpu_params) {
                                                     for it */
     FENNS_U32 order_dispatch_x, order_dispatch_y, order_dispatch_z; /* the same of the wide cell order:
                                                     zero unless the narrow one left a cell */
+    /* fenns' density pass (density.comp): a sample's histogram, so that
+     * fine cells of sparse sets grow only where particles are spread out */
+    FENNS_U32 density_dispatch_x, density_dispatch_y, density_dispatch_z; /* VkDispatchIndirectCommand:
+                                                    zero unless grid setup asks for the pass */
+    FENNS_U32 density_bins_x, density_bins_y, density_bins_z; /* histogram bins per axis */
+    FENNS_U32 density_stride;                    /* every density_stride-th particle is sampled */
+    FENNS_U32 density_sum, density_sum_hi;       /* u64 sum over the sampled particles of their bin's
+                                                    sampled count (each bin's count squared) */
+    FENNS_U32 density_samples;                   /* valid particles sampled */
+    FENNS_U32 density_done;                      /* workgroups of the pass finished */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 

@@ -63,6 +63,9 @@ static void domain_reduce_step(VkCommandBuffer cmd, fenns_pipeline p, const fenn
 static void grid_setup_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_grid_setup(cmd, p, &r->f);
 }
+static void density_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
+    fenns__pass_density(cmd, p, &r->f);
+}
 static void coarse_count_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_coarse_count(cmd, p, &r->f); /* Algorithm 1 */
 }
@@ -196,6 +199,16 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
     build_step(s, info, 0, "grid setup", grid_setup_step, 256u);
     if (gpu_count) read_gpu_count(s, info);
     if (grid_source) fenns__access(&s->items[s->count - 1u], FENNS_RESOURCE_GRID_SOURCE, &info->grid_source, CS, R);
+    /* fenns: the density a sample of a sparse set sees (none where grid
+     * setup finds the set dense), sizing the grid once more. */
+    uint32_t sized_for = info->grid_particle_count > info->particle_count ? info->grid_particle_count : info->particle_count;
+    if (!grid_source && fenns_plan_may_be_sparse(p->plan.method, rec->f.radius, (int)rec->f.user_domain,
+                                                  rec->f.domain_min, rec->f.domain_max, sized_for))
+        rec->f.density_bins = fenns_plan_density_bins(&p->plan, info->particle_count);
+    if (rec->f.density_bins) {
+        build_step(s, info, 1, "density", density_step, 4u * (uint64_t)rec->f.density_bins);
+        indirect(&s->items[s->count - 1u]);
+    }
     if (p->plan.method == FENNS_METHOD_RADIX) {
         /* Green: keys, their sort (each digit pass reads keys and values
          * twice and writes them once), the cells' runs, the gather. */

@@ -19,6 +19,7 @@ void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns
     memset(&f->particle_count_buffer, 0, sizeof f->particle_count_buffer);
     memset(&f->grid_source, 0, sizeof f->grid_source);
     f->grid_particle_count = 0;
+    f->density_bins = 0;
     f->arena = NULL;
 }
 
@@ -59,7 +60,7 @@ static VkDeviceSize scratch_at(const fenns_frame *f, fenns_region r, size_t fiel
 void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     const fenns_vk *vk = &p->ctx->vk;
     VkBuffer s = f->scratch.buffer;
-    /* Three disjoint fills (overlapping ones would need barriers between):
+    /* Disjoint fills (overlapping ones would need barriers between):
      * zeros, the min keys at their largest value, zeros. */
     VkDeviceSize key_min = offsetof(fenns_gpu_params, key_min_x), key_end = key_min + 3u * sizeof(uint32_t);
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, 0), key_min, 0u);
@@ -68,6 +69,9 @@ void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame 
     /* Only the counted entries need zeros; cursors, work and fenns' section
      * starts (cell_order.comp) are written. fenns counts its coarse cells
      * one entry on, in the work table's place (COARSE_START in bindings.glsl). */
+    /* fenns' density histogram (density.comp), in the sorted particles' place. */
+    if (f->density_bins)
+        vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.sorted, 0), 4u * (VkDeviceSize)f->density_bins, 0u);
     if (p->plan.by_cell)
         vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 4u * (size_t)p->plan.work_base),
                             4u * ((VkDeviceSize)p->plan.cell_capacity + 2u), 0u);
@@ -84,19 +88,21 @@ void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenn
     fenns__dispatch(cmd, p, FENNS_PASS_domain_reduce, &b, &pc, fenns__grid_stride_groups(p, f));
 }
 
-void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
-    fenns_bindings b = {.arena = f->arena};
-    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+/* What grid setup and the density pass (which sizes the grid once more)
+ * bind and push. */
+static fenns_push grid_sizing(fenns_bindings *b, fenns_pipeline p, const fenns_frame *f) {
+    fenns__bind_region(b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
-    bind_gpu_count(&b, f, &pc);
+    bind_gpu_count(b, f, &pc);
     /* The grid source's parameters (point sets), else the status block standing in. */
     pc.point_set = f->grid_source.buffer != VK_NULL_HANDLE;
     if (pc.point_set)
-        fenns__bind(&b, FENNS_BINDING_GRID_SOURCE, f->grid_source.buffer, f->grid_source.offset, sizeof(fenns_gpu_params));
+        fenns__bind(b, FENNS_BINDING_GRID_SOURCE, f->grid_source.buffer, f->grid_source.offset, sizeof(fenns_gpu_params));
     else
-        fenns__bind_region(&b, f, FENNS_BINDING_GRID_SOURCE, f->layout.params);
+        fenns__bind_region(b, f, FENNS_BINDING_GRID_SOURCE, f->layout.params);
     pc.mode = p->plan.sections == FENNS_SECTIONS_FINE ? p->plan.cell_occupancy : p->plan.cell_margins;
     pc.count = f->grid_particle_count;
+    pc.count_in = f->density_bins;
     pc.grid_size = p->plan.grid_size;
     pc.radius = f->radius;
     pc.user_domain = f->user_domain;
@@ -106,7 +112,25 @@ void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
     pc.domain_max_x = f->domain_max[0];
     pc.domain_max_y = f->domain_max[1];
     pc.domain_max_z = f->domain_max[2];
+    return pc;
+}
+
+void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {.arena = f->arena};
+    fenns_push pc = grid_sizing(&b, p, f);
     fenns__dispatch(cmd, p, FENNS_PASS_grid_setup, &b, &pc, 1);
+}
+
+void fenns__pass_density(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {.arena = f->arena};
+    fenns_push pc = grid_sizing(&b, p, f);
+    fenns__bind_positions(&b, p, f);
+    /* The histogram in the sorted particles' place (unused until the reorder). */
+    uint32_t bins = pc.count_in ? pc.count_in : 1u;
+    fenns__bind(&b, FENNS_BINDING_SCAN_SUMS, f->scratch.buffer, f->scratch.offset + f->layout.sorted.offset, 4u * (VkDeviceSize)bins);
+    /* Where grid setup found a sparse set; else none. */
+    fenns__dispatch_indirect(cmd, p, FENNS_PASS_density, &b, &pc, f->scratch.buffer,
+                             scratch_at(f, f->layout.params, offsetof(fenns_gpu_params, density_dispatch_x)));
 }
 
 void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {

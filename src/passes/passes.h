@@ -18,6 +18,7 @@ typedef struct fenns_frame {
     fenns_buffer_range particle_count_buffer; /* the caller's GPU count; null buffer: n */
     fenns_buffer_range grid_source;           /* build: the scratch whose grid it takes; null buffer: none */
     uint32_t grid_particle_count;             /* build: the particles its grid is sized for (0: its own) */
+    uint32_t density_bins;                    /* build: fenns' density histogram (0: no density pass) */
     fenns_descriptor_arena arena;             /* the info's; used without push descriptors */
 } fenns_frame;
 
@@ -47,6 +48,7 @@ void fenns__mark_incomplete(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
 void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
+void fenns__pass_density(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
 void fenns__pass_cell_cursors(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f);
