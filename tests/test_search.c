@@ -563,12 +563,17 @@ static void run_scenes(int quick) {
  * cell: a cluster in a caller's box 100 times wider, and a cluster plus one
  * far outlier. Exact, and the grid's cells stay a few r wide (so the
  * cluster spans many of them and the search costs what its output does). */
+/* The edge of a build's coarse cells along axis a (0 where it has none). */
+static float coarse_edge(const fenns_status *st, int a) {
+    return st->coarse_dims[a] ? (st->domain_max[a] - st->domain_min[a]) / (float)st->coarse_dims[a] : 0.0f;
+}
+
 static void check_cluster_spans_cells(const scene *s, float cluster_side) {
     fenns_status st;
     memset(&st, 0, sizeof st);
     check_host_search_status(s, &st);
     for (int a = 0; a < 3; ++a) {
-        float edge = (st.domain_max[a] - st.domain_min[a]) / (float)st.coarse_dims[a];
+        float edge = coarse_edge(&st, a);
         CHECK(st.coarse_dims[a] > 0 && cluster_side / edge >= 4.0f, "%s: cells %g wide, the cluster spans only %g of them",
               s->name, (double)edge, (double)(cluster_side / edge));
     }
@@ -588,7 +593,7 @@ static void check_sparse_cells_grow(void) {
     memset(&st, 0, sizeof st);
     check_host_search_status(&s, &st);
     for (int a = 0; a < 3; ++a) {
-        float edge = (st.domain_max[a] - st.domain_min[a]) / (float)st.coarse_dims[a];
+        float edge = coarse_edge(&st, a);
         CHECK(st.coarse_dims[a] > 0 && edge >= 20.0f * s.radius, "%s: cells %g wide, expected 4 or more (fine cells past two margins)",
               s.name, (double)edge);
     }

@@ -66,12 +66,12 @@ void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame 
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, 0), key_min, 0u);
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, key_min), key_end - key_min, 0xFFFFFFFFu);
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, key_end), sizeof(fenns_gpu_params) - key_end, 0u);
-    /* Only the counted entries need zeros; cursors, work and fenns' section
-     * starts (cell_order.comp) are written. fenns counts its coarse cells
-     * one entry on, in the work table's place (COARSE_START in bindings.glsl). */
     /* fenns' density histogram (density.comp), in the sorted particles' place. */
     if (f->density_bins)
         vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.sorted, 0), 4u * (VkDeviceSize)f->density_bins, 0u);
+    /* Only the counted entries need zeros; cursors, work and fenns' section
+     * starts (cell_order.comp) are written. fenns counts its coarse cells
+     * one entry on, in the work table's place (COARSE_START in bindings.glsl). */
     if (p->plan.by_cell)
         vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 4u * (size_t)p->plan.work_base),
                             4u * ((VkDeviceSize)p->plan.cell_capacity + 2u), 0u);
@@ -125,9 +125,10 @@ void fenns__pass_density(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
     fenns_bindings b = {.arena = f->arena};
     fenns_push pc = grid_sizing(&b, p, f);
     fenns__bind_positions(&b, p, f);
-    /* The histogram in the sorted particles' place (unused until the reorder). */
-    uint32_t bins = pc.count_in ? pc.count_in : 1u;
-    fenns__bind(&b, FENNS_BINDING_SCAN_SUMS, f->scratch.buffer, f->scratch.offset + f->layout.sorted.offset, 4u * (VkDeviceSize)bins);
+    /* The histogram in the sorted particles' place (unused until the
+     * reorder); recorded only with slots (f->density_bins, pc.count_in). */
+    fenns__bind(&b, FENNS_BINDING_SCAN_SUMS, f->scratch.buffer, f->scratch.offset + f->layout.sorted.offset,
+                4u * (VkDeviceSize)f->density_bins);
     /* Where grid setup found a sparse set; else none. */
     fenns__dispatch_indirect(cmd, p, FENNS_PASS_density, &b, &pc, f->scratch.buffer,
                              scratch_at(f, f->layout.params, offsetof(fenns_gpu_params, density_dispatch_x)));
