@@ -23,6 +23,25 @@ layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer DensityBins { uint bins
 #include "grid_sizing.glsl"
 
 shared bool s_last;
+shared float s_seen_density; // the last workgroup's finding; 0: the first grid stands
+
+// The density the average particle sees, from the totals (the last
+// workgroup, after every other's atomics); 0 where the first grid stands.
+float seen_density() {
+    memoryBarrierBuffer();
+    uint samples = atomicAdd(prm.density_samples, 0u);
+    if (samples == 0u) return 0.0; // no valid particle
+    float sum = float(atomicAdd(prm.density_sum_hi, 0u)) * 4294967296.0 + float(atomicAdd(prm.density_sum, 0u));
+    // A sampled particle's slot count is itself, about 1 / stride of the
+    // others in its bin, and the samples of other bins hashed there (about
+    // samples / slots).
+    float mean = sum / float(samples);
+    float others = max(mean - 1.0 - float(samples) / float(pc.count_in), 0.0) * float(prm.density_stride);
+    vec3 edge = density_bin_edge();
+    float seen = (others + 1.0) / (edge.x * edge.y * edge.z);
+    // Crowded at two margins' scale (clusters): the first grid stands.
+    return pow(FENNS_SEEN_PER_CELL / seen, 1.0 / 3.0) > 2.0 * prm.margin ? seen : 0.0;
+}
 
 void main() {
     uint t = gl_LocalInvocationIndex;
@@ -55,18 +74,9 @@ void main() {
     barrier();
     if (t == 0u) s_last = atomicAdd(prm.density_done, 1u) == gl_NumWorkGroups.x * gl_NumWorkGroups.y - 1u;
     barrier();
-    if (!s_last || t != 0u) return;
-    memoryBarrierBuffer();
-    uint samples = atomicAdd(prm.density_samples, 0u);
-    if (samples == 0u) return; // no valid particle: the first grid stands
-    float sum = float(atomicAdd(prm.density_sum_hi, 0u)) * 4294967296.0 + float(atomicAdd(prm.density_sum, 0u));
-    // A sampled particle's slot count is itself, about 1 / stride of the
-    // others in its bin, and the samples of other bins hashed there (about
-    // samples / slots).
-    float mean = sum / float(samples);
-    float others = max(mean - 1.0 - float(samples) / float(pc.count_in), 0.0) * float(prm.density_stride);
-    float seen_density = (others + 1.0) / (edge.x * edge.y * edge.z);
-    // Crowded at two margins' scale (clusters): the first grid stands.
-    if (!(pow(FENNS_SEEN_PER_CELL / seen_density, 1.0 / 3.0) > 2.0 * prm.margin)) return;
-    setup_grid(prm.requested_count, seen_density); // the count grid setup read
+    if (!s_last) return;
+    if (t == 0u) s_seen_density = seen_density();
+    barrier();
+    // Its whole workgroup sizes the grid (setup_grid's searches).
+    if (s_seen_density > 0.0) setup_grid(prm.requested_count, s_seen_density); // the count grid setup read
 }

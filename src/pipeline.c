@@ -27,7 +27,6 @@
 #include "radix_bounds.spv.h"
 #include "radix_gather.spv.h"
 #include "search_work.spv.h"
-#include "search_args.spv.h"
 #include "search_fenns.spv.h"
 #include "search_paper.spv.h"
 #include "search_counting.spv.h"
@@ -54,7 +53,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(density), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
         FENNS_SPV_(scan_reduce),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
         FENNS_SPV_(section_order), FENNS_SPV_(cell_order), FENNS_SPV_(cell_order), FENNS_SPV_(radix_keys), FENNS_SPV_(radix_count), FENNS_SPV_(radix_scatter),
-        FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(search_args), FENNS_SPV_(search_fenns),
+        FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_reduce),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
         {NULL, 0}, /* search_kernel: the caller's */

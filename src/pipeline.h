@@ -36,7 +36,6 @@
     X(radix_bounds)         \
     X(radix_gather)         \
     X(search_work)          \
-    X(search_args)          \
     X(search)               \
     X(scan64_block)         \
     X(scan64_reduce)        \

@@ -126,6 +126,79 @@ static void check_pipeline_create(void) {
           "fenns_method_choose with a null argument");
 }
 
+/* The GPU sizes the grid (grid_setup.comp: its growth and table searches
+ * run in parallel) exactly as the planner does on the CPU for the same box
+ * (fenns_pipeline_get_plan, `fenns info`): boxes whose grid at the
+ * method's cell edge outgrows the cell tables, so the edge grows, some far
+ * enough that the grid also folds. (fenns only where the box shows the set
+ * dense: a sparse one's density pass sizes its grid again.) */
+static void check_grid_is_the_plans(void) {
+    static const struct {
+        fenns_method method;
+        uint32_t n;
+        float radius, box[3];
+    } cases[] = {
+        {FENNS_METHOD_FENNS_PAPER, 1000, 1.0f, {1e4f, 1e4f, 1e4f}},
+        {FENNS_METHOD_FENNS_PAPER, 3000, 0.25f, {1e4f, 1.0f, 3.0f}},
+        {FENNS_METHOD_COUNTING, 2000, 0.5f, {300.0f, 300.0f, 300.0f}},
+        {FENNS_METHOD_OCTANT, 2000, 0.3f, {50.0f, 2000.0f, 7.0f}},
+        {FENNS_METHOD_FENNS, 4096, 1.0f, {20.0f, 20.0f, 20.0f}},
+        {FENNS_METHOD_FENNS, 5000, 0.7f, {60.0f, 9.0f, 11.0f}},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        const uint32_t n = cases[k].n;
+        fenns_pipeline_create_info pci = {0};
+        pci.method = cases[k].method;
+        pci.radius = cases[k].radius;
+        pci.max_particles = n;
+        for (int a = 0; a < 3; ++a) pci.domain_min[a] = 0.0f, pci.domain_max[a] = cases[k].box[a];
+        fenns_pipeline p;
+        if (fenns_pipeline_create(g.context, &pci, &p) != FENNS_SUCCESS) {
+            CHECK(0, "grid case %zu: pipeline", k);
+            continue;
+        }
+        fenns_plan_summary plan;
+        fenns_pipeline_get_plan(p, &plan);
+        fenns_memory_requirements req;
+        fenns_pipeline_get_scratch_requirements(p, n, &req);
+        fenns_scratch_layout layout;
+        fenns_pipeline_get_scratch_layout(p, n, &layout);
+        fenns_test_buffer pos, scratch;
+        int ok = fenns_test_buffer_create(&g, 16u * n, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_HOST_VISIBLE, &pos) ==
+                     VK_SUCCESS &&
+                 fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS;
+        CHECK(ok, "grid case %zu: buffers", k);
+        VkCommandBuffer cmd;
+        if (ok && fenns_test_begin(&g, &cmd) == VK_SUCCESS) {
+            float *xyzw = pos.mapped;
+            uint32_t state = 12345u + (uint32_t)k;
+            for (uint32_t i = 0; i < n; ++i) {
+                for (uint32_t a = 0; a < 3; ++a) {
+                    state = state * 1664525u + 1013904223u;
+                    xyzw[4 * i + a] = (float)(state >> 8) / 16777216.0f * cases[k].box[a];
+                }
+                xyzw[4 * i + 3] = 0.0f;
+            }
+            fenns_build_info build = {.particle_count = n, .positions = fenns_test_range(&pos, 0, 16u * n),
+                                      .scratch = fenns_test_range(&scratch, 0, req.size), .descriptors = g.arena};
+            fenns_cmd_build(cmd, p, &build);
+            fenns_status st;
+            ok = fenns_test_submit(&g, cmd) == VK_SUCCESS &&
+                 fenns_test_download(&g, &scratch, layout.status_offset, &st, sizeof st) == VK_SUCCESS;
+            CHECK(ok, "grid case %zu: submit", k);
+            if (ok)
+                CHECK(st.coarse_dims[0] == plan.coarse_dims[0] && st.coarse_dims[1] == plan.coarse_dims[1] &&
+                          st.coarse_dims[2] == plan.coarse_dims[2] && plan.coarse_dims[0] != 0,
+                      "grid case %zu (%s, r %g): the GPU's grid %ux%ux%u, the plan's %ux%ux%u", k,
+                      fenns_method_name(cases[k].method), (double)cases[k].radius, st.coarse_dims[0], st.coarse_dims[1],
+                      st.coarse_dims[2], plan.coarse_dims[0], plan.coarse_dims[1], plan.coarse_dims[2]);
+        }
+        fenns_test_buffer_destroy(&g, &pos);
+        fenns_test_buffer_destroy(&g, &scratch);
+        fenns_pipeline_destroy(p);
+    }
+}
+
 /* A bad fenns_cmd_* call logs one error and records nothing: the sentinel in
  * the counts buffer survives the submission. */
 static void check_record_calls(void) {
@@ -252,6 +325,7 @@ int main(void) {
     check_context_create();
     check_pipeline_create();
     check_record_calls();
+    check_grid_is_the_plans();
     check_host_search_arguments();
     CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);

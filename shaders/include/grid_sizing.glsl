@@ -6,7 +6,9 @@
 // smallest cell edge in margins. With pc.point_set the grid is another
 // build's (fenns_build_info.grid_source), taken whole where this
 // pipeline's plan can hold it. Needs USE_PARAMS and the grid source's
-// binding.
+// binding. setup_grid is called by every invocation of one workgroup
+// (uniform control flow): its two searches test many candidates at once;
+// invocation 0 writes the results.
 #ifndef FENNS_REACH2_DENSITY // particles per margin^3 from which fenns tries half-margin fine cells
 #define FENNS_REACH2_DENSITY 4.0
 #endif
@@ -102,15 +104,87 @@ vec3 density_bin_edge() {
     return max(extent, vec3(prm.margin)) / vec3(prm.density_bins_x, prm.density_bins_y, prm.density_bins_z);
 }
 
+bool grid_writer() { return gl_LocalInvocationIndex == 0u; }
+
+// The searches' shared state: a round's tested midpoints and outcomes.
+shared float s_grow_mid[FENNS_MAX_WORKGROUP];
+shared uint s_grow_state[FENNS_MAX_WORKGROUP]; // GROW_*
+shared uint s_table_side;
+#define GROW_LOWER 0u // the grid does not fit: the edge grows past the midpoint
+#define GROW_UPPER 1u // it fits: the edge is the midpoint or less
+#define GROW_STOP 2u  // the midpoint is lo or hi (adjacent floats): nothing changes from here on
+
+// The growth bisection of the coarse edge between lo (the grid does not fit
+// the cell tables) and hi (it fits), at most 64 steps, stopping where the
+// bounds are adjacent floats -- exactly the serial bisection's steps and
+// result (fenns_plan_coarse_dims runs it on the CPU), but `depth` steps a
+// round: each invocation 1 .. 2^depth - 1 tests the midpoint of one node of
+// the round's tree of possible steps (node k's children: 2k where the grid
+// fits, 2k + 1 where it does not), whose bounds it gets by taking the
+// steps its path names; then every invocation follows the outcomes from
+// the root. (One invocation stepping 64 times took about 0.2 us a step on
+// an H100, in every sparse build and twice where the density pass runs.)
+void grow_bisection(vec3 extent, inout float lo, inout float hi) {
+    uint t = gl_LocalInvocationIndex, depth = uint(findMSB(gl_WorkGroupSize.x));
+    for (uint taken = 0u; taken < 64u; taken += depth) {
+        if (t >= 1u && t < (1u << depth)) {
+            float a = lo, b = hi;
+            for (int bit = findMSB(t) - 1; bit >= 0; --bit) {
+                float m = 0.5 * (a + b);
+                if (((t >> uint(bit)) & 1u) == 0u) b = m; else a = m;
+            }
+            float mid = 0.5 * (a + b);
+            s_grow_mid[t] = mid;
+            s_grow_state[t] = mid == a || mid == b ? GROW_STOP : fits(dims_for(extent, mid)) ? GROW_UPPER : GROW_LOWER;
+        }
+        barrier();
+        bool stop = false;
+        uint k = 1u;
+        for (uint d = 0u; d < depth && taken + d < 64u; ++d) {
+            uint state = s_grow_state[k];
+            if (state == GROW_STOP) {
+                stop = true;
+                break;
+            }
+            if (state == GROW_UPPER) hi = s_grow_mid[k]; else lo = s_grow_mid[k];
+            k = 2u * k + (state == GROW_UPPER ? 0u : 1u);
+        }
+        barrier(); // the next round's tests overwrite what this one read
+        if (stop) break;
+    }
+}
+
+// The largest t in [1, FENNS_MAX_COARSE_DIM) for which min(dims, t) per
+// axis fits the cell tables (t = 1 always does; the serial bisection's
+// result), as a search testing a workgroup's worth of candidates a round.
+uint table_side(uvec3 dims) {
+    uint lo = 1u, hi = FENNS_MAX_COARSE_DIM, t = gl_LocalInvocationIndex, probes = gl_WorkGroupSize.x;
+    while (hi - lo > 1u) {
+        // Invariant: lo fits, hi does not (or is the bound).
+        uint step = (hi - lo + probes - 1u) / probes;
+        uint probe = lo + t * step;
+        if (t == 0u) s_table_side = lo;
+        barrier();
+        if (t != 0u && probe < hi && fits(min(dims, uvec3(probe)))) atomicMax(s_table_side, probe);
+        barrier();
+        lo = s_table_side;
+        hi = min(lo + step, hi);
+        barrier();
+    }
+    return lo;
+}
+
 // requested: the particles the build was asked for (the caller's GPU count,
 // else n); seen_density: particles per unit volume around the average
 // particle (the density pass's), or 0 where not known.
 void setup_grid(uint requested, float seen_density) {
     uint n = min(requested, pc.n), particle_count_value = n;
-    prm.particle_count = n;
-    prm.requested_count = requested;
+    if (grid_writer()) {
+        prm.particle_count = n;
+        prm.requested_count = requested;
+    }
     if (pc.point_set != 0u && source_fits()) {
-        adopt_source();
+        if (grid_writer()) adopt_source();
         return;
     }
     // (A grid source this plan cannot use: the build sizes its own grid, as
@@ -174,7 +248,7 @@ void setup_grid(uint requested, float seen_density) {
         float cap = 2.0 * margin;
         if (seen_density > 0.0)
             cap = clamp(pow(FENNS_SEEN_PER_CELL / seen_density, 1.0 / 3.0), 2.0 * margin, FENNS_FINE_CAP_SPARSE * margin);
-        else if (spacing > cap && pc.count_in != 0u && pc.point_set == 0u)
+        else if (spacing > cap && pc.count_in != 0u && pc.point_set == 0u && grid_writer())
             ask_density(extent, margin, particle_count_value);
         float fine = max(margin / float(reach), min(spacing, cap));
         if (reach == 2u && fine > 0.6 * margin) {
@@ -193,14 +267,7 @@ void setup_grid(uint requested, float seen_density) {
     // a grid still too large folds onto the tables.
     if (!fits(dims_for(extent, h))) {
         float lo = h, hi = min(max(max(extent.x, max(extent.y, extent.z)), h) * 2.0, 2.0 * FENNS_MAX_EXTENT);
-        for (int it = 0; it < 64; ++it) {
-            float mid = 0.5 * (lo + hi);
-            // Adjacent floats: lo never fits and hi always does, so nothing
-            // changes from here on (one thread: each step costs, H100 about
-            // 0.2 us).
-            if (mid == lo || mid == hi) break;
-            if (fits(dims_for(extent, mid))) hi = mid; else lo = mid;
-        }
+        grow_bisection(extent, lo, hi);
         h = max(h, min(hi, widest));
     }
     uvec3 dims = dims_for(extent, h);
@@ -213,14 +280,7 @@ void setup_grid(uint requested, float seen_density) {
     // largest t that fits (t >= 5: plans hold at least 125 cells, so a folded axis has at
     // least 3 table cells and its -1, 0, +1 neighbours stay distinct).
     uvec3 table = dims;
-    if (!fits(dims)) {
-        uint lo = 1u, hi = FENNS_MAX_COARSE_DIM;
-        while (hi - lo > 1u) {
-            uint mid = (lo + hi) >> 1u;
-            if (fits(min(dims, uvec3(mid)))) lo = mid; else hi = mid;
-        }
-        table = min(dims, uvec3(lo));
-    }
+    if (!fits(dims)) table = min(dims, uvec3(table_side(dims)));
 
     uvec3 fine;
     vec3 inv_fine;
@@ -238,6 +298,7 @@ void setup_grid(uint requested, float seen_density) {
         fine = uvec3(split + 2u * reach);
         inv_fine = vec3(float(split)); // fine cells per coarse cell edge
     }
+    if (!grid_writer()) return;
     prm.fine_reach = reach;
     prm.fine_split = split;
     prm.dims_x = dims.x; prm.dims_y = dims.y; prm.dims_z = dims.z;

@@ -57,6 +57,10 @@ static VkDeviceSize scratch_at(const fenns_frame *f, fenns_region r, size_t fiel
     return f->scratch.offset + r.offset + field_offset;
 }
 
+static uint64_t groups_for(fenns_pipeline p, uint64_t items) {
+    return (items + p->plan.workgroup_size - 1) / p->plan.workgroup_size;
+}
+
 void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     const fenns_vk *vk = &p->ctx->vk;
     VkBuffer s = f->scratch.buffer;
@@ -66,17 +70,8 @@ void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame 
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, 0), key_min, 0u);
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, key_min), key_end - key_min, 0xFFFFFFFFu);
     vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.params, key_end), sizeof(fenns_gpu_params) - key_end, 0u);
-    /* fenns' density histogram (density.comp), in the sorted particles' place. */
-    if (f->density_bins)
-        vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.sorted, 0), 4u * (VkDeviceSize)f->density_bins, 0u);
-    /* Only the counted entries need zeros; cursors, work and fenns' section
-     * starts (cell_order.comp) are written. fenns counts its coarse cells
-     * one entry on, in the work table's place (COARSE_START in bindings.glsl). */
-    if (p->plan.by_cell)
-        vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 4u * (size_t)p->plan.work_base),
-                            4u * ((VkDeviceSize)p->plan.cell_capacity + 2u), 0u);
-    else
-        vk->vkCmdFillBuffer(cmd, s, scratch_at(f, f->layout.cells, 0), 4u * ((VkDeviceSize)p->plan.section_keys + 1u), 0u);
+    /* (The cell tables' counted entries and fenns' density histogram: grid
+     * setup zeroes them.) */
 }
 
 void fenns__pass_domain_reduce(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -118,7 +113,21 @@ static fenns_push grid_sizing(fenns_bindings *b, fenns_pipeline p, const fenns_f
 void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     fenns_push pc = grid_sizing(&b, p, f);
-    fenns__dispatch(cmd, p, FENNS_PASS_grid_setup, &b, &pc, 1);
+    /* Its other invocations zero the counted entries: only they need zeros
+     * (cursors, work and fenns' section starts, cell_order.comp, are
+     * written). fenns counts its coarse cells one entry on, in the work
+     * table's place (COARSE_START in bindings.glsl). Enough workgroups to
+     * zero the table about as fast as a fill. */
+    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    /* And fenns' density histogram (density.comp), in the sorted particles'
+     * place, where the build may run the density pass: bound where a grid
+     * source would be (there is none then). */
+    if (f->density_bins)
+        fenns__bind(&b, FENNS_BINDING_GRID_SOURCE, f->scratch.buffer, f->scratch.offset + f->layout.sorted.offset,
+                    4u * (VkDeviceSize)f->density_bins);
+    uint64_t counted = fenns_plan_count_entries(&p->plan) + 1u + f->density_bins / 4u;
+    uint64_t groups = groups_for(p, counted / 64u + 1u); /* 16 quads an invocation */
+    fenns__dispatch(cmd, p, FENNS_PASS_grid_setup, &b, &pc, groups < p->plan.count_groups ? groups : p->plan.count_groups);
 }
 
 void fenns__pass_density(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -162,10 +171,6 @@ void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fr
     }
     fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, sums, f->scratch.buffer, cells, f->scratch.buffer, cells, counted,
                        keys + 1u);
-}
-
-static uint64_t groups_for(fenns_pipeline p, uint64_t items) {
-    return (items + p->plan.workgroup_size - 1) / p->plan.workgroup_size;
 }
 
 void fenns__pass_cell_cursors(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -237,18 +242,15 @@ void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
     fenns_bindings b = {.arena = f->arena};
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind_region(&b, f, FENNS_BINDING_SCAN_SUMS, f->layout.scan_sums);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = p->plan.workgroup_size;
-    fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, groups_for(p, p->plan.cell_capacity + 2u));
+    /* C + 2 entries (the cells, the invalid particles, the total) in blocks
+     * of FENNS_SCAN_ITEMS an invocation: their totals, then their starts. */
+    uint64_t blocks = groups_for(p, ((uint64_t)p->plan.cell_capacity + 2u + FENNS_SCAN_ITEMS - 1u) / FENNS_SCAN_ITEMS);
+    pc.count = 0;
+    fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, blocks);
     fenns__barrier(cmd, p);
-    /* Work starts: C+1 chunk counts (the cells and the invalid particles)
-     * scanned in place, WORK_START[C+1] = total. */
-    VkDeviceSize work = f->scratch.offset + f->layout.cells.offset + 4u * (VkDeviceSize)p->plan.work_base;
-    fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
-                       work, f->scratch.buffer, work, p->plan.cell_capacity + 1u, p->plan.cell_capacity + 2u);
-    fenns__barrier(cmd, p);
-    fenns_bindings args = {.arena = f->arena};
-    fenns__bind_region(&args, f, FENNS_BINDING_PARAMS, f->layout.params);
-    fenns__bind_region(&args, f, FENNS_BINDING_CELLS, f->layout.cells);
-    fenns__dispatch(cmd, p, FENNS_PASS_search_args, &args, &pc, 1);
+    pc.count = 1;
+    fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, blocks);
 }
