@@ -4,7 +4,8 @@
 // of FENNS_SCAN_ITEMS * workgroup u32 counts (pc.mode & 2: u64 block sums
 // of a lower level, in place) scanned into u64 offsets and written once,
 // from the block's start in scan_sums when pc.mode & 1 (more than one
-// block: scan64_reduce.comp's totals, scanned in place).
+// block: scan64_reduce.comp's totals, scanned in place) or, pc.mode & 4,
+// from the sum of the unscanned totals before it (scan_block.comp).
 #include "header.glsl"
 #define USE_SCAN64
 #include "bindings.glsl"
@@ -25,7 +26,20 @@ void main() {
     }
     uvec2 total;
     uvec2 run = workgroup_exclusive_scan64(sum, total);
-    if ((pc.mode & 1u) != 0u) run = add64(run, scan_sums[block]);
+    if ((pc.mode & 4u) != 0u) { // the totals of the blocks before, unscanned: summed here
+        uvec2 before = uvec2(0u); // four loads in flight an invocation, as in scan_block.comp
+        for (uint b0 = gl_LocalInvocationIndex; b0 < block; b0 += 4u * gl_WorkGroupSize.x) {
+            uvec2 v4[4];
+            for (uint k = 0u; k < 4u; ++k) v4[k] = scan_sums[min(b0 + k * gl_WorkGroupSize.x, block - 1u)];
+            for (uint k = 0u; k < 4u; ++k)
+                if (b0 + k * gl_WorkGroupSize.x < block) before = add64(before, v4[k]);
+        }
+        uvec2 start;
+        workgroup_exclusive_scan64(before, start);
+        run = add64(run, start);
+    } else if ((pc.mode & 1u) != 0u) {
+        run = add64(run, scan_sums[block]);
+    }
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
         uint idx = base + k;
         if (idx < pc.count) scan_out[idx] = run;

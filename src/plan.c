@@ -226,6 +226,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
      * that each flushes a well-filled histogram. */
     uint64_t groups = (uint64_t)info->max_particles / ((uint64_t)wg * 16u) + 1u;
     out->count_groups = (uint32_t)(groups > 512 ? 512 : groups);
+    out->scan_direct_blocks = FENNS_SCAN_DIRECT_BLOCKS;
 
     /* Chunked bindings: each at most maxStorageBufferRange, a power of two. */
     uint32_t range_log2 = floor_pow2_u64(limits->max_storage_buffer_range);

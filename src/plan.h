@@ -49,6 +49,8 @@ typedef struct fenns_plan {
     uint32_t fine_reach;          /* fine cells searched on each side: 1 (paper, 27 cells) or 2 */
     uint32_t grid_size;           /* counting, octant, radix: cells along the box's longest axis (0: own edge) */
     uint32_t count_groups;        /* workgroups of the grid-stride passes */
+    uint32_t scan_direct_blocks;  /* device-wide scans: blocks up to which each block adds the
+                                     totals before it itself (else their totals are scanned) */
     uint32_t chunk_shift16;       /* log2 of vec4 elements per chunk binding */
     uint32_t chunk_shift4;        /* log2 of u32 elements per chunk binding */
     uint32_t shared_bytes_search; /* shared memory of the search pipeline */

@@ -33,7 +33,13 @@ static void scan_level(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_a
     pc.count = count;
     pc.count_in = count_in;
     pc.mode = (blocks > 1 ? 1u : 0u) | (wide_in ? 2u : 0u);
-    if (blocks > 1) {
+    if (blocks > 1 && blocks <= p->plan.scan_direct_blocks) {
+        /* Few enough blocks that each sums the totals before it itself:
+         * two dispatches instead of a level of recursion's three or more. */
+        fenns__dispatch(cmd, p, kind->reduce, &b, &pc, blocks);
+        fenns__barrier(cmd, p);
+        pc.mode |= 4u;
+    } else if (blocks > 1) {
         /* The blocks' totals, scanned in place into each block's start; their
          * own sums go right after them. */
         fenns__dispatch(cmd, p, kind->reduce, &b, &pc, blocks);
