@@ -5,13 +5,13 @@
 // block's start in scan_sums when pc.mode & 1 (more than one block:
 // scan_reduce.comp's totals, scanned in place) -- or, pc.mode & 4, from the
 // sum of the unscanned totals before it, which each block adds itself where
-// there are at most fenns_plan.scan_direct_blocks (two dispatches instead of a
-// level of recursion's three or more: H100, the cell scan of 4M keys 0.056 ->
-// 0.038 ms, the offsets scan of 4M counts 0.085 -> 0.067, of 1M 0.048 -> 0.028). Reading the input twice
-// and writing once beats scanning blocks, then adding their starts (a
-// second read and write of the output): H100, the cell scan of 4M keys
-// 0.058 -> 0.056 ms, the offsets scan of 4M counts 0.100 -> 0.085, of 2^26
-// 1.18 -> 0.93.
+// there are at most fenns_plan.scan_direct_blocks (two dispatches instead
+// of a level of recursion's three or more: H100, the cell scan of 4M keys
+// 0.056 -> 0.038 ms, the offsets scan of 4M counts 0.085 -> 0.067, of 1M
+// 0.048 -> 0.028). Reading the input twice and writing once beats scanning
+// blocks, then adding their starts (a second read and write of the
+// output): H100, the cell scan of 4M keys 0.058 -> 0.056 ms, the offsets
+// scan of 4M counts 0.100 -> 0.085, of 2^26 1.18 -> 0.93.
 #include "header.glsl"
 #define USE_SCAN
 #include "bindings.glsl"
