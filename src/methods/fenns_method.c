@@ -187,8 +187,8 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
     s->count = 0;
     const uint64_t n = info->particle_count, keys = p->plan.section_keys;
     const int deterministic = p->plan.method == FENNS_METHOD_FENNS;
-    fenns__access(fenns__step(s, "clear", clear_step, 4u * keys), FENNS_RESOURCE_SCRATCH, &info->scratch, XFER,
-                  VK_ACCESS_TRANSFER_WRITE_BIT);
+    fenns__access(fenns__step(s, "clear", clear_step, sizeof(fenns_gpu_params)), FENNS_RESOURCE_SCRATCH, &info->scratch,
+                  XFER, VK_ACCESS_TRANSFER_WRITE_BIT);
     /* The two passes before the count is in the scratch read the caller's. */
     const int gpu_count = info->particle_count_buffer.buffer != VK_NULL_HANDLE;
     const int grid_source = info->grid_source.buffer != VK_NULL_HANDLE; /* no box of its own to find */
@@ -196,15 +196,17 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         build_step(s, info, 1, "domain reduce", domain_reduce_step, 16u * n);
         if (gpu_count) read_gpu_count(s, info);
     }
-    build_step(s, info, 0, "grid setup", grid_setup_step, 256u);
-    if (gpu_count) read_gpu_count(s, info);
-    if (grid_source) fenns__access(&s->items[s->count - 1u], FENNS_RESOURCE_GRID_SOURCE, &info->grid_source, CS, R);
     /* fenns: the density a sample of a sparse set sees (none where grid
-     * setup finds the set dense), sizing the grid once more. */
+     * setup finds the set dense), sizing the grid once more (below); grid
+     * setup zeroes its histogram with the counted entries. */
     uint32_t sized_for = info->grid_particle_count > info->particle_count ? info->grid_particle_count : info->particle_count;
     if (!grid_source && fenns_plan_may_be_sparse(p->plan.method, rec->f.radius, (int)rec->f.user_domain,
                                                   rec->f.domain_min, rec->f.domain_max, sized_for))
         rec->f.density_bins = fenns_plan_density_bins(&p->plan, info->particle_count);
+    build_step(s, info, 0, "grid setup", grid_setup_step,
+               4u * ((uint64_t)fenns_plan_count_entries(&p->plan) + 1u + rec->f.density_bins));
+    if (gpu_count) read_gpu_count(s, info);
+    if (grid_source) fenns__access(&s->items[s->count - 1u], FENNS_RESOURCE_GRID_SOURCE, &info->grid_source, CS, R);
     if (rec->f.density_bins) {
         build_step(s, info, 1, "density", density_step, 4u * (uint64_t)rec->f.density_bins);
         indirect(&s->items[s->count - 1u]);
