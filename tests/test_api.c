@@ -199,6 +199,84 @@ static void check_grid_is_the_plans(void) {
     }
 }
 
+/* COUNTS_READY trusts the caller's counts only as far as sizing the lists:
+ * the fill still walks every query, so counts that say "no neighbours" for
+ * particles that have some read as overflows, never as short lists that look
+ * whole (the CSR fill skips a query only where this search's own counting
+ * pass found none). And with its own counts the same search is exact. */
+static void check_counts_ready_walks(void) {
+    const uint32_t n = 64;
+    fenns_pipeline_create_info pci = {0};
+    pci.radius = 1.0f;
+    pci.max_particles = n;
+    fenns_pipeline p;
+    if (fenns_pipeline_create(g.context, &pci, &p) != FENNS_SUCCESS) {
+        CHECK(0, "counts ready: pipeline");
+        return;
+    }
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(p, n, &req);
+    fenns_scratch_layout layout;
+    fenns_pipeline_get_scratch_layout(p, n, &layout);
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    fenns_test_buffer pos, scratch, counts, offsets, lists;
+    int ok = fenns_test_buffer_create(&g, 16u * n, usage, FENNS_TEST_HOST_VISIBLE, &pos) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 4u * n, usage, FENNS_TEST_HOST_VISIBLE, &counts) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 8u * (n + 1u), usage, FENNS_TEST_HOST_VISIBLE, &offsets) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 4u * n * n, usage, FENNS_TEST_HOST_VISIBLE, &lists) == VK_SUCCESS;
+    CHECK(ok, "counts ready: buffers");
+    for (int own = 0; own < 2 && ok; ++own) {
+        /* Half the particles in a tight pair-rich cluster, half alone far apart. */
+        float *xyzw = pos.mapped;
+        for (uint32_t i = 0; i < n; ++i) {
+            int alone = i % 2u == 1u;
+            xyzw[4 * i + 0] = alone ? 10.0f * (float)i : 0.01f * (float)(i % 8u);
+            xyzw[4 * i + 1] = alone ? 5.0f : 0.01f * (float)(i / 8u);
+            xyzw[4 * i + 2] = 0.0f;
+            xyzw[4 * i + 3] = 0.0f;
+        }
+        memset(counts.mapped, 0, 4u * n); /* "no neighbours" for everyone */
+        VkCommandBuffer cmd;
+        ok = fenns_test_begin(&g, &cmd) == VK_SUCCESS;
+        if (!ok) break;
+        fenns_build_info build = {.particle_count = n, .positions = fenns_test_range(&pos, 0, 16u * n),
+                                  .scratch = fenns_test_range(&scratch, 0, req.size), .descriptors = g.arena};
+        fenns_cmd_build(cmd, p, &build);
+        fenns_cmd_build_to_search_barrier(cmd, p);
+        fenns_search_info search = {0};
+        search.descriptors = g.arena;
+        search.particle_count = n;
+        search.positions = build.positions;
+        search.scratch = build.scratch;
+        search.outputs = FENNS_OUTPUT_CSR | (own ? 0u : FENNS_OUTPUT_COUNTS_READY);
+        search.counts = fenns_test_range(&counts, 0, 4u * n);
+        search.offsets = fenns_test_range(&offsets, 0, 8u * (n + 1u));
+        search.indices = fenns_test_range(&lists, 0, 4u * n * n);
+        fenns_cmd_search(cmd, p, &search);
+        fenns_status st;
+        ok = fenns_test_submit(&g, cmd) == VK_SUCCESS &&
+             fenns_test_download(&g, &scratch, layout.status_offset, &st, sizeof st) == VK_SUCCESS;
+        CHECK(ok, "counts ready: submit");
+        if (!ok) break;
+        /* The 32 clustered particles are each other's neighbours (31 each). */
+        const uint64_t *off = offsets.mapped;
+        if (own)
+            CHECK(st.list_overflow == 0 && off[n] == 32u * 31u && st.total_neighbors == 32u * 31u,
+                  "own counts: overflow %u, %llu entries (expected %u)", st.list_overflow, (unsigned long long)off[n],
+                  32u * 31u);
+        else
+            CHECK(st.list_overflow == 32u, "counts ready, all zero: %u overflows, expected the 32 clustered particles",
+                  st.list_overflow);
+    }
+    fenns_test_buffer_destroy(&g, &pos);
+    fenns_test_buffer_destroy(&g, &scratch);
+    fenns_test_buffer_destroy(&g, &counts);
+    fenns_test_buffer_destroy(&g, &offsets);
+    fenns_test_buffer_destroy(&g, &lists);
+    fenns_pipeline_destroy(p);
+}
+
 /* A bad fenns_cmd_* call logs one error and records nothing: the sentinel in
  * the counts buffer survives the submission. */
 static void check_record_calls(void) {
@@ -326,6 +404,7 @@ int main(void) {
     check_pipeline_create();
     check_record_calls();
     check_grid_is_the_plans();
+    check_counts_ready_walks();
     check_host_search_arguments();
     CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);

@@ -342,16 +342,16 @@ static void kernel_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recor
     fenns__pass_search_kernel(cmd, p, &r->f, &r->candidates, &r->o, &r->k);
 }
 static void fixed_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_FIXED);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_FIXED, 0);
 }
 static void count_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_COUNT);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_COUNT, 0);
 }
 static void offsets_scan_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_offsets_scan(cmd, p, &r->f, &r->o);
 }
 static void fill_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_CSR);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_CSR, !r->counts_ready);
 }
 static void list_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_list_sort(cmd, p, &r->f, &r->o);

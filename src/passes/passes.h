@@ -81,9 +81,11 @@ typedef struct fenns_kernel_outputs {
 } fenns_kernel_outputs;
 void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready);
 /* The search of f's particles among the candidates c: f itself, or
- * another build on f's grid (point sets). */
+ * another build on f's grid (point sets). own_counts (CSR): the lists were
+ * sized by this search's own counting pass, so a query with none is not
+ * walked again. */
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
-                        const fenns_outputs *o, uint32_t mode);
+                        const fenns_outputs *o, uint32_t mode, int own_counts);
 /* The user kernel's search (FENNS_OUTPUT_KERNEL). */
 void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
                                const fenns_outputs *o, const fenns_kernel_outputs *k);

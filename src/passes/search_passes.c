@@ -68,13 +68,14 @@ static void dispatch_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
 }
 
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
-                        const fenns_outputs *o, uint32_t mode) {
+                        const fenns_outputs *o, uint32_t mode, int own_counts) {
     fenns_bindings b = {.arena = f->arena};
     fenns_push pc = fenns__push_base(p, f->n);
     bind_build(&b, p, f, c, &pc);
     bind_outputs(&b, p, o, mode);
     pc.mode = mode;
     pc.sorted_order = o->sorted_order;
+    pc.count = own_counts ? 1u : 0u; /* CSR: the lists were sized by this search's counting pass */
     VkDeviceSize entries = o->indices.range / 4u;
     pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity : mode == FENNS_MODE_CSR ? (uint32_t)entries : 0u;
     pc.capacity_hi = mode == FENNS_MODE_CSR ? (uint32_t)(entries >> 32) : 0u;
