@@ -126,6 +126,21 @@ static void check_pipeline_create(void) {
           "fenns_method_choose with a null argument");
 }
 
+/* A fenns pipeline of the default method for n particles at r = 1, and its
+ * scratch requirements; NULL (checked) where it cannot be made. */
+static fenns_pipeline small_pipeline(uint32_t n, fenns_memory_requirements *req, const char *what) {
+    fenns_pipeline_create_info pci = {0};
+    pci.radius = 1.0f;
+    pci.max_particles = n;
+    fenns_pipeline p;
+    if (fenns_pipeline_create(g.context, &pci, &p) != FENNS_SUCCESS) {
+        CHECK(0, "%s: pipeline", what);
+        return NULL;
+    }
+    fenns_pipeline_get_scratch_requirements(p, n, req);
+    return p;
+}
+
 /* The GPU sizes the grid (grid_setup.comp: its growth and table searches
  * run in parallel) exactly as the planner does on the CPU for the same box
  * (fenns_pipeline_get_plan, `fenns info`): boxes whose grid at the
@@ -206,16 +221,9 @@ static void check_grid_is_the_plans(void) {
  * pass found none). And with its own counts the same search is exact. */
 static void check_counts_ready_walks(void) {
     const uint32_t n = 64;
-    fenns_pipeline_create_info pci = {0};
-    pci.radius = 1.0f;
-    pci.max_particles = n;
-    fenns_pipeline p;
-    if (fenns_pipeline_create(g.context, &pci, &p) != FENNS_SUCCESS) {
-        CHECK(0, "counts ready: pipeline");
-        return;
-    }
     fenns_memory_requirements req;
-    fenns_pipeline_get_scratch_requirements(p, n, &req);
+    fenns_pipeline p = small_pipeline(n, &req, "counts ready");
+    if (!p) return;
     fenns_scratch_layout layout;
     fenns_pipeline_get_scratch_layout(p, n, &layout);
     VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
@@ -281,16 +289,9 @@ static void check_counts_ready_walks(void) {
  * the counts buffer survives the submission. */
 static void check_record_calls(void) {
     const uint32_t n = 64;
-    fenns_pipeline_create_info pci = {0};
-    pci.radius = 1.0f;
-    pci.max_particles = n;
-    fenns_pipeline p;
-    if (fenns_pipeline_create(g.context, &pci, &p) != FENNS_SUCCESS) {
-        CHECK(0, "pipeline");
-        return;
-    }
     fenns_memory_requirements req;
-    fenns_pipeline_get_scratch_requirements(p, n, &req);
+    fenns_pipeline p = small_pipeline(n, &req, "record calls");
+    if (!p) return;
     fenns_test_buffer pos, scratch, counts, lists;
     VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     int ok = fenns_test_buffer_create(&g, 16u * n, usage, FENNS_TEST_HOST_VISIBLE, &pos) == VK_SUCCESS &&

@@ -157,20 +157,10 @@ void grow_bisection(vec3 extent, inout float lo, inout float hi) {
 // The largest t in [1, FENNS_MAX_COARSE_DIM) for which min(dims, t) per
 // axis fits the cell tables (t = 1 always does; the serial bisection's
 // result), as a search testing a workgroup's worth of candidates a round.
+#include "kary_search.glsl"
 uint table_side(uvec3 dims) {
-    uint lo = 1u, hi = FENNS_MAX_COARSE_DIM, t = gl_LocalInvocationIndex, probes = gl_WorkGroupSize.x;
-    while (hi - lo > 1u) {
-        // Invariant: lo fits, hi does not (or is the bound).
-        uint step = (hi - lo + probes - 1u) / probes;
-        uint probe = lo + t * step;
-        if (t == 0u) s_table_side = lo;
-        barrier();
-        if (t != 0u && probe < hi && fits(min(dims, uvec3(probe)))) atomicMax(s_table_side, probe);
-        barrier();
-        lo = s_table_side;
-        hi = min(lo + step, hi);
-        barrier();
-    }
+    uint lo = 1u, hi = FENNS_MAX_COARSE_DIM;
+    KARY_SEARCH_LARGEST(lo, hi, s_table_side, probe, fits(min(dims, uvec3(probe))))
     return lo;
 }
 

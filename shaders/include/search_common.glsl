@@ -10,30 +10,19 @@ struct work_item {
 };
 
 // Work items are the scanned WORK_START table; returns false past the end.
-// The workgroup finds its cell together: each invocation probes one cell of
-// the remaining range, so a search over up to 2^24 cells takes three rounds
-// of one load where a binary search takes ~16 dependent loads (H100, 4M
+// The workgroup finds its cell together (kary_search.glsl: three rounds of
+// one load where a binary search takes ~16 dependent loads; H100, 4M
 // particles: the sparse scenes' counting search 0.64 -> 0.61 ms, sph50 1.78
 // -> 1.76). Every invocation must call it (it has barriers).
+#include "kary_search.glsl"
 shared uint s_work_cell;
 bool find_work(out work_item w) {
     uint id = linear_workgroup();
     uint cell_total = cell_count_with_invalid();
     if (id >= WORK_START(cell_total)) return false;
-    // Invariant: WORK_START(lo) <= id < WORK_START(hi) (or hi == cell_total);
-    // the answer is the largest cell whose work starts at or before id.
-    uint lo = 0u, hi = cell_total, t = gl_LocalInvocationIndex, probes = gl_WorkGroupSize.x;
-    while (hi - lo > 1u) {
-        uint step = (hi - lo + probes - 1u) / probes;
-        uint probe = lo + t * step;
-        if (t == 0u) s_work_cell = lo;
-        barrier();
-        if (t != 0u && probe < hi && WORK_START(probe) <= id) atomicMax(s_work_cell, probe);
-        barrier();
-        lo = s_work_cell;
-        hi = min(lo + step, hi); // the next probe, lo + step, started after id
-        barrier();
-    }
+    // The largest cell whose work starts at or before id (cell 0's does).
+    uint lo = 0u, hi = cell_total;
+    KARY_SEARCH_LARGEST(lo, hi, s_work_cell, probe, WORK_START(probe) <= id)
     w.cell = lo;
     w.query_begin = cell_begin(lo) + (id - WORK_START(lo)) * gl_WorkGroupSize.x;
     w.query_end = cell_end(lo);
