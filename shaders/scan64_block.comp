@@ -24,22 +24,21 @@ void main() {
         v[k] = idx >= pc.count_in ? uvec2(0u) : wide_in ? scan_out[idx] : uvec2(scan_in[idx], 0u);
         sum = add64(sum, v[k]);
     }
-    uvec2 total;
-    uvec2 run = workgroup_exclusive_scan64(sum, total);
-    if ((pc.mode & 4u) != 0u) { // the totals of the blocks before, unscanned: summed here
-        uvec2 before = uvec2(0u); // four loads in flight an invocation, as in scan_block.comp
+    // pc.mode & 4: the totals of the blocks before (scan_block.comp).
+    if ((pc.mode & 4u) != 0u) {
+        uvec2 before = uvec2(0u);
         for (uint b0 = gl_LocalInvocationIndex; b0 < block; b0 += 4u * gl_WorkGroupSize.x) {
             uvec2 v4[4];
             for (uint k = 0u; k < 4u; ++k) v4[k] = scan_sums[min(b0 + k * gl_WorkGroupSize.x, block - 1u)];
             for (uint k = 0u; k < 4u; ++k)
                 if (b0 + k * gl_WorkGroupSize.x < block) before = add64(before, v4[k]);
         }
-        uvec2 start;
-        workgroup_exclusive_scan64(before, start);
-        run = add64(run, start);
-    } else if ((pc.mode & 1u) != 0u) {
-        run = add64(run, scan_sums[block]);
+        post_workgroup_sum64(before);
     }
+    uvec2 total;
+    uvec2 run = workgroup_exclusive_scan64(sum, total);
+    if ((pc.mode & 4u) != 0u) run = add64(run, posted_workgroup_sum64());
+    else if ((pc.mode & 1u) != 0u) run = add64(run, scan_sums[block]);
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
         uint idx = base + k;
         if (idx < pc.count) scan_out[idx] = run;

@@ -21,11 +21,7 @@ void main() {
         uint idx = first + k * gl_WorkGroupSize.x + gl_LocalInvocationIndex; // consecutive invocations, consecutive elements
         if (idx < pc.count_in) sum = add64(sum, wide_in ? scan_out[idx] : uvec2(scan_in[idx], 0u));
     }
-    // The subgroup's u64 sum from three u32 sums that cannot wrap: the low
-    // word's two 16-bit halves (at most 128 lanes * 2^18) and the high word
-    // (the whole output's total fits 64 bits).
-    uint low = subgroupAdd(sum.x & 0xFFFFu), high16 = subgroupAdd(sum.x >> 16u), high = subgroupAdd(sum.y);
-    uvec2 total = add64(uvec2(low, high), uvec2(high16 << 16u, high16 >> 16u));
+    uvec2 total = subgroup_add64(sum);
     if (subgroupElect()) s_subgroup_sums[gl_SubgroupID] = total;
     barrier();
     if (gl_LocalInvocationIndex == 0u) {

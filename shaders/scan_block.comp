@@ -29,23 +29,23 @@ void main() {
         v[k] = idx < pc.count_in ? scan_in[idx] : 0u;
         sum += v[k];
     }
-    uint total;
-    uint run = workgroup_exclusive_scan(sum, total);
-    if ((pc.mode & 4u) != 0u) { // the totals of the blocks before, unscanned: summed here
-        // Four loads in flight an invocation (one at a time, the last
-        // blocks' chains of 32 L2 round trips would cost more than they save).
-        uint before = 0u;
+    // pc.mode & 4: the totals of the blocks before, unscanned, summed here,
+    // four loads in flight an invocation (one at a time, the last blocks'
+    // chains of 32 L2 round trips would cost more than they save); posted
+    // before the block's scan, whose barriers make the sum readable.
+    uint before = 0u;
+    if ((pc.mode & 4u) != 0u) {
         for (uint b0 = gl_LocalInvocationIndex; b0 < block; b0 += 4u * gl_WorkGroupSize.x) {
             uint v4[4];
             for (uint k = 0u; k < 4u; ++k) v4[k] = scan_sums[min(b0 + k * gl_WorkGroupSize.x, block - 1u)];
             for (uint k = 0u; k < 4u; ++k) before += b0 + k * gl_WorkGroupSize.x < block ? v4[k] : 0u;
         }
-        uint start;
-        workgroup_exclusive_scan(before, start);
-        run += start;
-    } else if ((pc.mode & 1u) != 0u) {
-        run += scan_sums[block];
+        post_workgroup_sum(before);
     }
+    uint total;
+    uint run = workgroup_exclusive_scan(sum, total);
+    if ((pc.mode & 4u) != 0u) run += posted_workgroup_sum();
+    else if ((pc.mode & 1u) != 0u) run += scan_sums[block];
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
         uint idx = base + k;
         if (idx < pc.count) scan_out[idx] = run;

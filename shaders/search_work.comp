@@ -47,18 +47,20 @@ void main() {
         items[k] = e < entries - 1u ? (len + pc.mode - 1u) / pc.mode : 0u;
         sum += items[k];
     }
+    // The second pass: the blocks before this one, posted before the
+    // block's scan (whose barriers make the sum readable; scan.glsl).
+    if (pc.count != 0u) {
+        uint before = 0u;
+        for (uint j = t; j < block; j += gl_WorkGroupSize.x) before += work_sums[j];
+        post_workgroup_sum(before);
+    }
     uint block_total;
     uint run = workgroup_exclusive_scan(sum, block_total);
     if (pc.count == 0u) {
         if (t == 0u) work_sums[block] = block_total;
         return;
     }
-    // The blocks before this one (uniform: every invocation takes part).
-    uint before = 0u;
-    for (uint j = t; j < block; j += gl_WorkGroupSize.x) before += work_sums[j];
-    uint start;
-    workgroup_exclusive_scan(before, start); // its total: the items of every block before
-    run += start;
+    run += posted_workgroup_sum(); // the items of every block before
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
         uint e = first + k;
         if (e >= entries) break;

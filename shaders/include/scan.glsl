@@ -21,6 +21,31 @@ uint workgroup_exclusive_scan(uint v, out uint total) {
     return before + inclusive - v;
 }
 
+// A workgroup's sum that costs no barrier of its own where one follows
+// anyway (a workgroup scan's): each subgroup posts its sum to shared memory
+// before the barrier; after it, every invocation adds the posts up (at most
+// 64). On a CPU driver each barrier is a switch through all invocations.
+shared uint s_posted[FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP];
+shared uvec2 s_posted64[FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP];
+void post_workgroup_sum(uint v) {
+    uint s = subgroupAdd(v);
+    if (subgroupElect()) s_posted[gl_SubgroupID] = s;
+}
+uint posted_workgroup_sum() {
+    uint s = 0u;
+    for (uint i = 0u; i < gl_NumSubgroups; ++i) s += s_posted[i];
+    return s;
+}
+void post_workgroup_sum64(uvec2 v) {
+    uvec2 s = subgroup_add64(v);
+    if (subgroupElect()) s_posted64[gl_SubgroupID] = s;
+}
+uvec2 posted_workgroup_sum64() {
+    uvec2 s = uvec2(0u);
+    for (uint i = 0u; i < gl_NumSubgroups; ++i) s = add64(s, s_posted64[i]);
+    return s;
+}
+
 // Exclusive scan of a shared array of `len` entries in place, each thread
 // owning a run of consecutive entries; returns the sum of all entries.
 #define SHARED_ARRAY_EXCLUSIVE_SCAN(array, len, result_total)                      \

@@ -23,3 +23,11 @@ uvec2 mul64(uint a, uint b) {
     umulExtended(a, b, r.y, r.x);
     return r;
 }
+
+// A subgroup's u64 sum from three u32 sums that cannot wrap: the low words'
+// 16-bit halves (at most 128 lanes * 2^16 each) and the high words (their
+// sum is at most the whole sum's high word). Every lane must call it.
+uvec2 subgroup_add64(uvec2 v) {
+    uint low = subgroupAdd(v.x & 0xFFFFu), high16 = subgroupAdd(v.x >> 16u), high = subgroupAdd(v.y);
+    return add64(uvec2(low, high), uvec2(high16 << 16u, high16 >> 16u));
+}
