@@ -9,6 +9,7 @@
 #include "header.glsl"
 #define USE_SCAN64
 #include "bindings.glsl"
+#define FENNS_POSTED_SUMS64
 #include "scan.glsl"
 
 void main() {

@@ -15,6 +15,7 @@
 #include "header.glsl"
 #define USE_SCAN
 #include "bindings.glsl"
+#define FENNS_POSTED_SUMS
 #include "scan.glsl"
 
 void main() {

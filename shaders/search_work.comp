@@ -22,6 +22,7 @@ layout(constant_id = 2) const uint PARTICLE_WORK = 0;
 #define USE_CELLS
 #define CELLS_ACCESS
 #include "bindings.glsl"
+#define FENNS_POSTED_SUMS
 #include "scan.glsl"
 // Each block's total of work items (the scratch's scan sums).
 layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer WorkSums { uint work_sums[]; };

@@ -25,8 +25,10 @@ uint workgroup_exclusive_scan(uint v, out uint total) {
 // anyway (a workgroup scan's): each subgroup posts its sum to shared memory
 // before the barrier; after it, every invocation adds the posts up (at most
 // 64). On a CPU driver each barrier is a switch through all invocations.
+// Declared only where asked for (FENNS_POSTED_SUMS, FENNS_POSTED_SUMS64):
+// shared arrays count against every includer's budget.
+#ifdef FENNS_POSTED_SUMS
 shared uint s_posted[FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP];
-shared uvec2 s_posted64[FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP];
 void post_workgroup_sum(uint v) {
     uint s = subgroupAdd(v);
     if (subgroupElect()) s_posted[gl_SubgroupID] = s;
@@ -36,6 +38,9 @@ uint posted_workgroup_sum() {
     for (uint i = 0u; i < gl_NumSubgroups; ++i) s += s_posted[i];
     return s;
 }
+#endif
+#ifdef FENNS_POSTED_SUMS64
+shared uvec2 s_posted64[FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP];
 void post_workgroup_sum64(uvec2 v) {
     uvec2 s = subgroup_add64(v);
     if (subgroupElect()) s_posted64[gl_SubgroupID] = s;
@@ -45,6 +50,7 @@ uvec2 posted_workgroup_sum64() {
     for (uint i = 0u; i < gl_NumSubgroups; ++i) s = add64(s, s_posted64[i]);
     return s;
 }
+#endif
 
 // Exclusive scan of a shared array of `len` entries in place, each thread
 // owning a run of consecutive entries; returns the sum of all entries.
