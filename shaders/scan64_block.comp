@@ -28,12 +28,7 @@ void main() {
     // pc.mode & 4: the totals of the blocks before (scan_block.comp).
     if ((pc.mode & 4u) != 0u) {
         uvec2 before = uvec2(0u);
-        for (uint b0 = gl_LocalInvocationIndex; b0 < block; b0 += 4u * gl_WorkGroupSize.x) {
-            uvec2 v4[4];
-            for (uint k = 0u; k < 4u; ++k) v4[k] = scan_sums[min(b0 + k * gl_WorkGroupSize.x, block - 1u)];
-            for (uint k = 0u; k < 4u; ++k)
-                if (b0 + k * gl_WorkGroupSize.x < block) before = add64(before, v4[k]);
-        }
+        WORKGROUP_SHARE_OF_SUM(uvec2, add64, scan_sums, block, before)
         post_workgroup_sum64(before);
     }
     uvec2 total;

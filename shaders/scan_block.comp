@@ -30,17 +30,12 @@ void main() {
         v[k] = idx < pc.count_in ? scan_in[idx] : 0u;
         sum += v[k];
     }
-    // pc.mode & 4: the totals of the blocks before, unscanned, summed here,
-    // four loads in flight an invocation (one at a time, the last blocks'
-    // chains of 32 L2 round trips would cost more than they save); posted
-    // before the block's scan, whose barriers make the sum readable.
-    uint before = 0u;
+    // pc.mode & 4: the totals of the blocks before, unscanned, summed here
+    // (scan.glsl's WORKGROUP_SHARE_OF_SUM), posted before the block's scan,
+    // whose barriers make the sum readable.
     if ((pc.mode & 4u) != 0u) {
-        for (uint b0 = gl_LocalInvocationIndex; b0 < block; b0 += 4u * gl_WorkGroupSize.x) {
-            uint v4[4];
-            for (uint k = 0u; k < 4u; ++k) v4[k] = scan_sums[min(b0 + k * gl_WorkGroupSize.x, block - 1u)];
-            for (uint k = 0u; k < 4u; ++k) before += b0 + k * gl_WorkGroupSize.x < block ? v4[k] : 0u;
-        }
+        uint before = 0u;
+        WORKGROUP_SHARE_OF_SUM(uint, add32, scan_sums, block, before)
         post_workgroup_sum(before);
     }
     uint total;

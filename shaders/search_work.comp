@@ -52,7 +52,7 @@ void main() {
     // block's scan (whose barriers make the sum readable; scan.glsl).
     if (pc.count != 0u) {
         uint before = 0u;
-        for (uint j = t; j < block; j += gl_WorkGroupSize.x) before += work_sums[j];
+        WORKGROUP_SHARE_OF_SUM(uint, add32, work_sums, block, before)
         post_workgroup_sum(before);
     }
     uint block_total;

@@ -21,6 +21,20 @@ uint workgroup_exclusive_scan(uint v, out uint total) {
     return before + inclusive - v;
 }
 
+// This invocation's share of the sum of array[0..count) (type T, summed
+// with ADD), the workgroup's invocations striding over it with four loads
+// in flight each: one at a time, the last blocks of a device-wide scan
+// would wait on chains of 32 L2 round trips (scan_block.comp, the work
+// list's second pass). `share` holds the start (zero) and the result.
+uint add32(uint a, uint b) { return a + b; }
+#define WORKGROUP_SHARE_OF_SUM(T, ADD, array, count, share)                              \
+    for (uint b0_ = gl_LocalInvocationIndex; b0_ < (count); b0_ += 4u * gl_WorkGroupSize.x) { \
+        T v4_[4];                                                                        \
+        for (uint k_ = 0u; k_ < 4u; ++k_) v4_[k_] = array[min(b0_ + k_ * gl_WorkGroupSize.x, (count) - 1u)]; \
+        for (uint k_ = 0u; k_ < 4u; ++k_)                                                \
+            if (b0_ + k_ * gl_WorkGroupSize.x < (count)) share = ADD(share, v4_[k_]);   \
+    }
+
 // A workgroup's sum that costs no barrier of its own where one follows
 // anyway (a workgroup scan's): each subgroup posts its sum to shared memory
 // before the barrier; after it, every invocation adds the posts up (at most

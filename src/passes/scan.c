@@ -33,21 +33,22 @@ static void scan_level(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_a
     pc.count = count;
     pc.count_in = count_in;
     pc.mode = (blocks > 1 ? 1u : 0u) | (wide_in ? 2u : 0u);
-    if (blocks > 1 && blocks <= p->plan.scan_direct_blocks) {
-        /* Few enough blocks that each sums the totals before it itself:
-         * two dispatches instead of a level of recursion's three or more. */
+    if (blocks > 1) {
+        /* The blocks' totals first. */
         fenns__dispatch(cmd, p, kind->reduce, &b, &pc, blocks);
         fenns__barrier(cmd, p);
-        pc.mode |= 4u;
-    } else if (blocks > 1) {
-        /* The blocks' totals, scanned in place into each block's start; their
-         * own sums go right after them. */
-        fenns__dispatch(cmd, p, kind->reduce, &b, &pc, blocks);
-        fenns__barrier(cmd, p);
-        VkDeviceSize next = (sums_offset + sums_bytes + 255u) / 256u * 256u; /* offset alignment */
-        scan_level(cmd, p, arena, kind, scratch, next, scratch, sums_offset, scratch, sums_offset, (uint32_t)blocks,
-                   (uint32_t)blocks, kind->out_bytes == 8u);
-        fenns__barrier(cmd, p);
+        if (blocks <= p->plan.scan_direct_blocks) {
+            /* Few enough blocks that each sums the totals before it itself:
+             * two dispatches instead of a level of recursion's three or more. */
+            pc.mode |= 4u;
+        } else {
+            /* The totals scanned in place into each block's start; their own
+             * sums go right after them. */
+            VkDeviceSize next = (sums_offset + sums_bytes + 255u) / 256u * 256u; /* offset alignment */
+            scan_level(cmd, p, arena, kind, scratch, next, scratch, sums_offset, scratch, sums_offset,
+                       (uint32_t)blocks, (uint32_t)blocks, kind->out_bytes == 8u);
+            fenns__barrier(cmd, p);
+        }
     }
     fenns__dispatch(cmd, p, kind->block, &b, &pc, blocks);
 }
