@@ -190,7 +190,9 @@ static fenns_result record_lists(fenns_host_searcher s, run_state *rs, uint64_t 
     rs->lists_profile = (fenns_profile){s->timestamps, rs->queries, 0, {0}, {0}};
     fenns_search_info si = search_info(s, rs, FENNS_OUTPUT_CSR | FENNS_OUTPUT_COUNTS_READY | FENNS_OUTPUT_SORTED_LISTS,
                                        entries, &rs->lists_profile);
-    fenns_cmd_search(s->cmd, s->pipeline, &si);
+    /* Counts of submit 1, by this pipeline on this build, checked complete
+     * (read_status): the fill skips the queries with none. */
+    fenns__cmd_search_own_counts(s->cmd, s->pipeline, &si);
     rs->queries += rs->lists_profile.pass_count + 1u;
     barrier(s->cmd, vk, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
             VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,

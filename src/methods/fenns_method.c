@@ -351,7 +351,7 @@ static void offsets_scan_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__pass_offsets_scan(cmd, p, &r->f, &r->o);
 }
 static void fill_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_CSR, !r->counts_ready);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_CSR, !r->counts_ready || r->counts_own);
 }
 static void list_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_list_sort(cmd, p, &r->f, &r->o);
@@ -435,13 +435,24 @@ static int search_steps(fenns_pipeline p, const fenns_search_info *info, const c
     return 1;
 }
 
-void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_info *info) {
+static void record_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_info *info, int counts_own,
+                          const char *who) {
     if (!p) return;
     fenns_recording rec;
     fenns_steps s;
-    if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "fenns_cmd_search: null command buffer; nothing recorded");
-    else if (search_steps(p, info, "fenns_cmd_search", &rec, &s) && can_record(cmd, p, &rec, "fenns_cmd_search"))
+    if (!cmd) fenns__log(p->ctx, FENNS_LOG_ERROR, "%s: null command buffer; nothing recorded", who);
+    else if (search_steps(p, info, who, &rec, &s) && can_record(cmd, p, &rec, who)) {
+        rec.counts_own = counts_own && rec.counts_ready;
         fenns__record_steps(cmd, p, &s, &rec, "search");
+    }
+}
+
+void fenns_cmd_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_info *info) {
+    record_search(cmd, p, info, 0, "fenns_cmd_search");
+}
+
+void fenns__cmd_search_own_counts(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_info *info) {
+    record_search(cmd, p, info, 1, "fenns_cmd_search");
 }
 
 uint32_t fenns_get_search_passes(fenns_pipeline p, const fenns_search_info *info, fenns_pass_info *out) {

@@ -113,8 +113,17 @@ typedef struct fenns_recording {
     fenns_kernel_outputs k;
     fenns_buffer_range sorted_to_original; /* SORTED_ORDER's permutation copy; null: none */
     int counts_ready;
+    int counts_own; /* with counts_ready: the counts are this pipeline's counting search's of the same
+                       build (fenns__cmd_search_own_counts), so a query with none is not walked */
     fenns_profile *profile;
 } fenns_recording;
+
+/* fenns_cmd_search for CSR with COUNTS_READY where the counts are known to
+ * be this pipeline's own counting search's of the same build, checked
+ * complete (the host path's second submit): the fill skips the queries they
+ * say have none. The public flag cannot vouch for a caller's counts, so
+ * there a query is walked whatever its count says. */
+void fenns__cmd_search_own_counts(VkCommandBuffer cmd, fenns_pipeline p, const fenns_search_info *info);
 
 typedef void (*fenns_step_fn)(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r);
 
