@@ -36,8 +36,7 @@ void visit_cell(inout query_state s, uvec2 run) {
     for (uint j = run.x; j < run.y; j += 2u) {
         uint j1 = min(j + 1u, run.y - 1u);
         uvec4 c0 = load_sorted(j), c1 = load_sorted(j1);
-        visit_if(s, c0, j, true, true);
-        visit_if(s, c1, j1, j + 1u < run.y, true);
+        visit_pair(s, c0, j, c1, j1, j + 1u < run.y, true);
     }
 }
 

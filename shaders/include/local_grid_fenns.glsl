@@ -236,6 +236,22 @@ void visit_if(inout query_state s, uvec4 c, uint j, bool valid, bool quads) {
 #endif
 }
 
+// A step's two candidates, the second when `valid1`: where lists are stored
+// a quad at a time, appended together (emit_pair).
+void visit_pair(inout query_state s, uvec4 c0, uint j0, uvec4 c1, uint j1, bool valid1, bool quads) {
+#ifndef FENNS_KERNEL
+    if (COUNT_ONLY == 0u && quads) {
+        bool h0 = within_radius(s.p, uintBitsToFloat(c0.xyz), s.radius2) && (c0.w != s.index || pc.point_set != 0u);
+        bool h1 = valid1 && within_radius(s.p, uintBitsToFloat(c1.xyz), s.radius2) &&
+                  (c1.w != s.index || pc.point_set != 0u);
+        emit_pair(s, h0, output_index(c0.w, j0), h1, output_index(c1.w, j1), quads);
+        return;
+    }
+#endif
+    visit_if(s, c0, j0, true, quads);
+    visit_if(s, c1, j1, valid1, quads);
+}
+
 // The row's candidates two at a time, the second masked past the row's end
 // (H100, sph50 4M counts: steps of 1, 2, 3, 4, 8 candidates took 1.91,
 // 1.77, 1.84, 1.87, 2.24 ms; rows hold about 6).
@@ -245,17 +261,7 @@ void visit_row(inout query_state s, stencil_row r, bool quads) {
     for (uint k = 0u; k < r.len; k += ROW_STEP) {
         uint j0 = row_position(r, k), j1 = row_position(r, min(k + 1u, last));
         uvec4 c0 = load_candidate(j0), c1 = load_candidate(j1);
-#ifndef FENNS_KERNEL
-        if (COUNT_ONLY == 0u && quads) { // the lists' stores a quad at a time: emit_pair
-            bool h0 = within_radius(s.p, uintBitsToFloat(c0.xyz), s.radius2) && (c0.w != s.index || pc.point_set != 0u);
-            bool h1 = k + 1u < r.len && within_radius(s.p, uintBitsToFloat(c1.xyz), s.radius2) &&
-                      (c1.w != s.index || pc.point_set != 0u);
-            emit_pair(s, h0, output_index(c0.w, j0), h1, output_index(c1.w, j1), quads);
-            continue;
-        }
-#endif
-        visit_if(s, c0, j0, true, quads);
-        visit_if(s, c1, j1, k + 1u < r.len, quads);
+        visit_pair(s, c0, j0, c1, j1, k + 1u < r.len, quads);
     }
 }
 
