@@ -129,19 +129,23 @@ void flush_list(query_state s, bool quads) {
 // A step's two candidates appended together, where the list is stored a
 // quad at a time: a subgroup takes emit's branch whenever any of its lanes
 // hits, so nearly every candidate; here once a step, the quad shifted by
-// selects (at most one quad completes per step). Overflow goes through
-// emit. (H100, CSR: sph50 4M 4.590 -> 4.525 ms, 16M 20.55 -> 19.23, 16M
-// frame order 19.45 -> 18.26, 1M 1.189 -> 1.167, dam 2.947 -> 2.940,
-// cluster 6.090 -> 6.170: the selects cost where few candidates hit.)
+// selects (at most one quad completes per step). Overflow goes through one
+// inlined emit: at most the step's first entry still fits (two emits made
+// the loop body larger, which cost every step:
+// H100 CSR cluster 4M 6.17 -> 6.04 ms, sph50 4M 4.53 -> 4.47; lavapipe's
+// fill, dam 65536, about 30% -> 10% slower than two emits a step).
+// Against two emits a step (H100, CSR): sph50 4M 4.59 -> 4.47 ms, 16M
+// 20.55 -> 19.2, 1M 1.189 -> 1.155, dam 2.947 -> 2.912, cluster 6.09 -> 6.04.
 void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1, bool quads) {
     uint h = uint(h0) + uint(h1);
     if (h == 0u) return;
-    if (s.count + h > s.target.capacity) {
-        if (h0) emit(s, v0, quads);
-        if (h1) emit(s, v1, quads);
+    uint a = h0 ? v0 : v1;
+    if (s.count + h > s.target.capacity) { // overflow: at most the first still fits
+        uint before = s.count;
+        if (before < s.target.capacity) emit(s, a, quads);
+        s.count = before + h;
         return;
     }
-    uint a = h0 ? v0 : v1;
     uvec4 next = h == 2u ? uvec4(s.quad.zw, v0, v1) : uvec4(s.quad.yzw, a);
     if (stores_quads(s, quads)) {
         uint at = s.target.base.x + s.count; // the first new entry's low bits
