@@ -130,20 +130,19 @@ void flush_list(query_state s, bool quads) {
 // quad at a time: a subgroup takes emit's branch whenever any of its lanes
 // hits, so nearly every candidate; here once a step, the quad shifted by
 // selects (at most one quad completes per step). Overflow goes through one
-// inlined emit: at most the step's first entry still fits (two emits made
-// the loop body larger, which cost every step:
-// H100 CSR cluster 4M 6.17 -> 6.04 ms, sph50 4M 4.53 -> 4.47; lavapipe's
-// fill, dam 65536, about 30% -> 10% slower than two emits a step).
-// Against two emits a step (H100, CSR): sph50 4M 4.59 -> 4.47 ms, 16M
-// 20.55 -> 19.2, 1M 1.189 -> 1.155, dam 2.947 -> 2.912, cluster 6.09 -> 6.04.
+// copy of emit in a loop: two copies, or one plus the count's fix-up, made
+// the compiled loop larger, which cost every step (H100 CSR, two emits /
+// one plus fix-up / the loop: sph50 4M 4.51 / 4.51 / 4.45 ms, 16M 19.11 /
+// 19.32 / 19.02, cluster 6.11 / 6.11 / 6.00; lavapipe's fill, dam 65536,
+// about 30% / 6% / 10% slower than two emits a step). Against two emits a
+// step (H100 CSR): sph50 4M 4.57 -> 4.45, 16M 20.42 -> 19.02, dam 2.925 ->
+// 2.892, cluster 6.03 -> 6.00.
 void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1, bool quads) {
     uint h = uint(h0) + uint(h1);
     if (h == 0u) return;
     uint a = h0 ? v0 : v1;
-    if (s.count + h > s.target.capacity) { // overflow: at most the first still fits
-        uint before = s.count;
-        if (before < s.target.capacity) emit(s, a, quads);
-        s.count = before + h;
+    if (s.count + h > s.target.capacity) { // overflow: one copy of emit, in a loop
+        for (uint i = 0u; i < h; ++i) emit(s, i == 0u ? a : v1, quads); // (loop iterations: lists_may_overflow)
         return;
     }
     uvec4 next = h == 2u ? uvec4(s.quad.zw, v0, v1) : uvec4(s.quad.yzw, a);
@@ -274,15 +273,23 @@ void visit_row(inout query_state s, stencil_row r, bool quads) {
 // after pc.loop_limit of them): the row loops, the bound's own loops.
 #define LOOP_ALLOWANCE 1024u
 
+// Whether lists may overflow (fixed capacity, or CSR sized from the caller's
+// counts): emit_pair's overflow loop then adds up to one loop iteration a
+// candidate.
+bool lists_may_overflow() {
+    return COUNT_ONLY == 0u && (pc.mode == FENNS_MODE_FIXED || (pc.mode == FENNS_MODE_CSR && pc.count == 0u));
+}
+
 // Whether the query's loops stay within the driver's limit: every row of
-// its stencil untrimmed, each walked in ROW_STEP steps plus the row loop.
+// its stencil untrimmed, each walked in ROW_STEP steps plus the row loop
+// (and the overflow loop's, lists_may_overflow).
 bool within_loop_limit(uvec3 lo, uint split, uint reach, uint local_dim) {
-    uint steps = LOOP_ALLOWANCE;
+    uint steps = LOOP_ALLOWANCE, per_candidate = lists_may_overflow() ? 1u : 0u;
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z)
     for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
         uint first = local_index(lo.x, y, z, local_dim), len = 0u;
         for (uint l = first; l <= first + 2u * reach; ++l) len += s_local_end[l] - s_local_start[l];
-        steps += len / ROW_STEP + 2u;
+        steps += len / ROW_STEP + 2u + per_candidate * len;
     }
     return steps <= pc.loop_limit;
 }
