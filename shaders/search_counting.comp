@@ -53,7 +53,7 @@ void main() {
         s = begin_query(q);
         walk = lane_walk_of(s.p);
     }
-    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(walk, live, 2u, 2u, lists_may_overflow() ? 1u : 0u)) {
+    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(walk, live, 2u, 2u, overflow_iterations())) {
         if (live) atomicAdd(prm.incomplete_queries, 1u);
         live = false;
     }
