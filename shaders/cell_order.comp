@@ -24,12 +24,12 @@
 // write its record (from the cache). Registers bound the occupancy, so the
 // pass comes in two pipelines (fenns_shared.h): ITEMS 2 for every cell,
 // which leaves the cells of more than 2 particles an invocation, and ITEMS
-// 8 (the "wide" pipeline, dispatched indirectly only when there are such
-// cells) for those up to CAPACITY. (H100, sph50 16M in frame order:
+// 8 (the "wide" pipeline, dispatched indirectly for the cells the narrow
+// one listed) for those up to CAPACITY. (H100, sph50 16M in frame order:
 // one pipeline of 8 particles an invocation 0.72 ms, of 2 0.47; all of them
 // in shared memory instead of registers 1.23.) A larger
 // cell (coincident particles, a tight cluster) is only grouped by fine cell
-// here, through its slice of the sorted particles' x, and left to
+// here, through its slice of the sorted particles' x, and listed for
 // section_sort.comp (dispatched indirectly, only when there is such a cell).
 #include "header.glsl"
 layout(constant_id = 1) const uint CAPACITY = 2048; // the plan's order_capacity
@@ -43,6 +43,7 @@ layout(constant_id = 1) const uint CAPACITY = 2048; // the plan's order_capacity
 #define USE_SORTED
 #define SORTED_ACCESS coherent
 #define SORTED_WRITE
+#define USE_WORK_LISTS
 #include "bindings.glsl"
 #include "grid.glsl"
 #include "scan.glsl"
@@ -91,13 +92,15 @@ void write_starts(uint c, uint first_key, uint sections, uint begin, uint end) {
 }
 
 // A cell of more than CAPACITY particles: grouped by fine cell (in no
-// particular order within one) for section_sort.comp to sort.
+// particular order within one) for section_sort.comp to sort, in runs of
+// sections (RUN_END).
+#define RUN_START(k) ((k) == 0u ? 0u : s_start[(k) - 1u])
 void group_large_cell(uint c, uint first_key, uint sections, uint begin, uint end) {
     uint t = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x, m = end - begin;
     // Three loops over the cell (llvmpipe stops an invocation's loop after
     // pc.loop_limit iterations): past that, the build is marked incomplete
     // and every search of it reports every query incomplete.
-    if (pc.loop_limit != 0u && m / wg + 2u > pc.loop_limit) {
+    if (pc.loop_limit != 0u && m / wg + 2u + 2u * sections > pc.loop_limit) {
         if (t == 0u) atomicAdd(prm.sort_incomplete, 1u);
         write_empty_starts(c, first_key, sections, begin, end); // consistent, if unsorted
         return;
@@ -114,24 +117,35 @@ void group_large_cell(uint c, uint first_key, uint sections, uint begin, uint en
     memoryBarrierBuffer();
     barrier();
     for (uint j = t; j < m; j += wg) perm[begin + j] = load_sorted(begin + j).x;
-    if (t == 0u) ASK_CELL_DISPATCH(sort_dispatch);
+    // Its runs listed for the section sort, by their first sections' keys
+    // (s_start[k]: the end of section k in the cell, the start of k + 1).
+    if (t == 0u) {
+        for (uint s = 0u, e; s < sections; s = e) {
+            RUN_END(RUN_START, s, sections, CAPACITY, e)
+            if (RUN_START(e) > RUN_START(s)) LIST_FOR(sort_list, sort, first_key + s);
+        }
+    }
 }
 
 void main() {
-    uint c = linear_workgroup();
-    if (c >= cell_count_with_invalid()) return;
+    // The narrow pipeline: every cell. The wide one: the cells it listed.
+    bool wide_pipeline = ITEMS == FENNS_ORDER_ITEMS_WIDE;
+    uint w = linear_workgroup();
+    if (w >= (wide_pipeline ? prm.order_list_count : cell_count_with_invalid())) return;
+    uint c = wide_pipeline ? order_list[w] : w;
     uint t = gl_LocalInvocationIndex, wg = gl_WorkGroupSize.x;
     uint begin = COARSE_START(c), end = COARSE_START(c + 1u), m = end - begin;
     uint first_key = c * pc.sections, sections = c == pc.cell_capacity ? 1u : pc.sections;
     // Which pipeline orders the cell: up to FENNS_ORDER_ITEMS_NARROW
     // particles an invocation the narrow one, up to CAPACITY the wide one
-    // (which the narrow one asks for; its dispatch covers every cell), and
-    // larger cells are grouped by the narrow one for the section sort.
-    bool wide_pipeline = ITEMS == FENNS_ORDER_ITEMS_WIDE;
+    // (the narrow one lists those cells for it), and larger cells are
+    // grouped by the narrow one and listed for the section sort. (A
+    // workgroup for every cell of the table instead, most of them leaving at
+    // once: H200, 16M particles in Gaussian clusters, wide order 0.265 ms,
+    // section sort 1.312.)
     bool wide_cell = m > FENNS_ORDER_ITEMS_NARROW * wg && m <= CAPACITY;
-    if (wide_pipeline && !wide_cell) return;
     if (!wide_pipeline && wide_cell) {
-        if (t == 0u) ASK_CELL_DISPATCH(order_dispatch);
+        if (t == 0u) LIST_FOR(order_list, order, c);
         return;
     }
     if (m == 0u) { // an empty cell (about half of them): only its starts

@@ -14,16 +14,16 @@
 // The permutation is sorted in place, so each section is written by one
 // workgroup, the one whose chunk of positions holds its first entry: its
 // invocations read all entries before a barrier and write after it. A
-// section that starts in the chunk and runs past it (at most SMALL_SECTION
-// entries) is finished by the chunk's first invocations; the next chunk
+// section that starts in the chunk and runs past it (at most
+// FENNS_SMALL_SECTION entries) is finished by the chunk's first invocations; the next chunk
 // skips the entries before its first own section, which it finds from its
 // first entry (an atomic read: the previous chunk may be permuting it, and
 // every value it can see lies in the same section; those permuting stores
 // past the chunk are atomic too).
 //
-// A section of more than SMALL_SECTION particles (coincident ones, tight
-// clusters) is left to section_sort.comp, dispatched (indirectly) only when
-// there are some.
+// A section of more than FENNS_SMALL_SECTION particles (coincident ones, tight
+// clusters) is listed for section_sort.comp, one workgroup a listed section,
+// dispatched (indirectly) only when there are some.
 #include "header.glsl"
 #define USE_POSITIONS
 #define USE_PARAMS
@@ -32,13 +32,12 @@
 #define CELLS_ACCESS readonly
 #define USE_PERM
 #define PERM_ACCESS
+#define USE_WORK_LISTS
 #define USE_SORTED
 #define SORTED_ACCESS
 #define SORTED_WRITE
 #include "bindings.glsl"
 #include "grid.glsl"
-
-#define SMALL_SECTION 32u
 
 shared uint s_own_begin; // the chunk's first position in a section of its own
 shared uint s_own_end;   // one past its sections' last position (past the chunk: the last one's tail)
@@ -61,8 +60,8 @@ placed rank_of(uint i, uint chunk, out uint section_end) {
     uint begin = KEY_START(key), end = KEY_START(key + 1u);
     section_end = end;
     r.place = NO_PLACE;
-    if (end - begin > SMALL_SECTION) {
-        if (i == begin) ASK_CELL_DISPATCH(sort_dispatch); // one flag per long section, by its first entry
+    if (end - begin > FENNS_SMALL_SECTION) {
+        if (i == begin) LIST_FOR(sort_list, sort, key); // once, by its first entry
         return r;
     }
     if (begin < chunk) return r; // the previous chunk's section

@@ -1,17 +1,24 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// fenns (deterministic) only, after the build's order pass: the cells it
-// left, sorted by (section, original index), and their sorted particles
-// written. cell_order.comp (a build by coarse cell) leaves the cells of more
-// than its capacity (pc.count) particles, grouped by section (fine cell)
-// but not ordered within one; section_order.comp (by fine cell) leaves the
-// sections of more than SMALL_SECTION particles. One workgroup per cell,
-// dispatched (indirectly, by the order pass) only when there are some. Runs
-// of sections of up to SORT_CAPACITY particles are bitonic-sorted in shared
-// memory in one go; a larger section in SORT_CAPACITY runs merged in global
-// memory: ping-ponging between the permutation and the section's own slice
-// of the sorted particles, which holds nothing until its gather (so the
-// build needs no sort buffer of its own, 4 bytes a particle).
+// fenns (deterministic) only, after the build's order pass: what it left,
+// sorted by (section, original index), and its sorted particles written.
+// - By cell (cell_order.comp): the cells of more than its capacity
+//   (pc.count) particles, grouped by section (fine cell) but not ordered
+//   within one. It lists each run of their sections (RUN_END: as many as
+//   hold its capacity, or one that holds more), and one workgroup per
+//   listed run bitonic-sorts it in shared memory by (section, original
+//   index). (A workgroup per cell, its runs one after another: H200, 16M
+//   particles in Gaussian clusters, 0.97 ms.)
+// - By section (section_order.comp): the sections of more than
+//   FENNS_SMALL_SECTION particles, which it listed. One workgroup per listed
+//   section, so the many long sections of a dense cell are sorted side by
+//   side (H200, 4M particles in Gaussian clusters: a workgroup per cell,
+//   sorting the runs that hold one, spent 0.42 ms here).
+// Dispatched indirectly, by the order pass, only when there are some. A
+// section larger than SORT_CAPACITY is sorted in SORT_CAPACITY runs merged
+// in global memory: ping-ponging between the permutation and the section's
+// own slice of the sorted particles, which holds nothing until its gather
+// (so the build needs no sort buffer of its own, 4 bytes a particle).
 #include "header.glsl"
 layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define USE_PARAMS
@@ -20,6 +27,7 @@ layout(constant_id = 1) const uint SORT_CAPACITY = 1024; // power of two
 #define CELLS_ACCESS readonly
 #define USE_PERM
 #define PERM_ACCESS coherent
+#define USE_WORK_LISTS
 #define USE_POSITIONS
 #define USE_SORTED
 #define SORTED_ACCESS coherent
@@ -93,9 +101,6 @@ void sort_section(uint begin, uint len) {
 }
 
 shared uint s_bounds[FENNS_SECTIONS_FINE + 1];
-shared uint s_long_sections;
-
-#define SMALL_SECTION 32u // as in section_order.comp
 
 // The sorted particles of the cell's slice [begin, begin + len).
 void gather(uint begin, uint len) {
@@ -132,49 +137,48 @@ void sort_sections(uint s0, uint s1) {
     barrier();
 }
 
-// The end of the run of sections from s that sorts in one go: as many as
-// fit SORT_CAPACITY, or s alone when it does not fit by itself.
-uint run_end(uint s, uint sections) {
-    uint e = s + 1u;
-    while (e < sections && s_bounds[e + 1u] - s_bounds[s] <= SORT_CAPACITY) ++e;
-    return e;
+// The loop iterations of sorting and gathering a slice of `len` whose
+// runs sort in `sort_steps` (llvmpipe stops an invocation after
+// pc.loop_limit): over the limit, the searches of this build report every
+// query incomplete.
+bool within_loop_limit(uint len, uint sort_steps) {
+    if (pc.loop_limit == 0u || 1024u + len / gl_WorkGroupSize.x + sort_steps <= pc.loop_limit) return true;
+    if (gl_LocalInvocationIndex == 0u) atomicAdd(prm.sort_incomplete, 1u);
+    return false;
+}
+
+// A run of a cell's sections that cell_order.comp listed, by its first
+// section's key.
+#define S_BOUND(k) s_bounds[(k)]
+void sort_run(uint key) {
+    uint c = key / pc.sections, s0 = key - c * pc.sections;
+    uint sections = c == pc.cell_capacity ? 1u : pc.sections;
+    for (uint s = gl_LocalInvocationIndex; s <= sections; s += gl_WorkGroupSize.x)
+        s_bounds[s] = KEY_START(c * pc.sections + s);
+    barrier();
+    uint e;
+    RUN_END(S_BOUND, s0, sections, pc.count, e)
+    uint begin = s_bounds[s0], len = s_bounds[e] - begin;
+    if (!within_loop_limit(len, sort_section_steps(max(len, 1u)) + 2u * sections)) return;
+    if (len > SORT_CAPACITY) sort_section(begin, len);
+    else if (len > 1u) sort_sections(s0, e);
+    gather(begin, len);
+}
+
+// A section that section_order.comp listed.
+void sort_long_section(uint key) {
+    if (gl_LocalInvocationIndex < 2u) s_bounds[gl_LocalInvocationIndex] = KEY_START(key + gl_LocalInvocationIndex);
+    barrier();
+    uint begin = s_bounds[0], len = s_bounds[1] - begin;
+    if (!within_loop_limit(len, sort_section_steps(max(len, 1u)))) return;
+    if (len > SORT_CAPACITY) sort_section(begin, len);
+    else sort_sections(0u, 1u);
+    gather(begin, len);
 }
 
 void main() {
-    uint c = linear_workgroup();
-    if (c >= cell_count_with_invalid()) return;
-    uint first = c * pc.sections;
-    uint sections = c == pc.cell_capacity ? 1u : pc.sections;
-    if (gl_LocalInvocationIndex == 0u) s_long_sections = 0u;
-    for (uint s = gl_LocalInvocationIndex; s <= sections; s += gl_WorkGroupSize.x) s_bounds[s] = KEY_START(first + s);
-    barrier();
-    uint begin = s_bounds[0], len = s_bounds[sections] - begin;
-    if (places_by_cell()) {
-        if (len <= pc.count) return; // cell_order.comp ordered it (pc.count: its capacity)
-    } else {
-        uint long_sections = 0u;
-        for (uint s = gl_LocalInvocationIndex; s < sections; s += gl_WorkGroupSize.x)
-            if (s_bounds[s + 1u] - s_bounds[s] > SMALL_SECTION) ++long_sections;
-        if (long_sections != 0u) atomicAdd(s_long_sections, long_sections);
-        barrier();
-        if (s_long_sections == 0u) return; // section_order.comp ordered every section
-    }
-    uint steps = 1024u + len / gl_WorkGroupSize.x;
-    for (uint s = 0u; s < sections;) {
-        uint e = run_end(s, sections), run = s_bounds[e] - s_bounds[s];
-        steps += (run > SORT_CAPACITY ? sort_section_steps(run) : sort_section_steps(1u)) + e - s;
-        s = e;
-    }
-    if (pc.loop_limit != 0u && steps > pc.loop_limit) {
-        // The searches of this build report every query incomplete.
-        if (gl_LocalInvocationIndex == 0u) atomicAdd(prm.sort_incomplete, 1u);
-        return;
-    }
-    for (uint s = 0u; s < sections;) {
-        uint e = run_end(s, sections), b = s_bounds[s], run = s_bounds[e] - b;
-        if (run > SORT_CAPACITY) sort_section(b, run);
-        else if (run > 1u) sort_sections(s, e);
-        s = e;
-    }
-    gather(begin, len);
+    uint w = linear_workgroup();
+    if (w >= prm.sort_list_count) return;
+    if (places_by_cell()) sort_run(sort_list[w]);
+    else sort_long_section(sort_list[w]);
 }

@@ -315,6 +315,16 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     FENNS_REGION_(params, sizeof(fenns_gpu_params))
     FENNS_REGION_(cells, 4u * ((uint64_t)plan->work_base + plan->cell_capacity + 2u))
     FENNS_REGION_(perm, 4u * (n ? n : 1u))
+    /* Work lists. The section sort's: by section, sections of more than
+     * FENNS_SMALL_SECTION particles; by cell, runs of the sections of cells of
+     * more than the cell order's capacity C, each run with the next holding
+     * more than C, so at most 2m / C + 1 runs a cell of m, 3n / C in all. The
+     * wide cell order's: cells of more than its narrow pipeline's share. */
+    int fenns = plan->method == FENNS_METHOD_FENNS;
+    uint64_t by_section = n / (FENNS_SMALL_SECTION + 1u), capacity = plan->order_capacity ? plan->order_capacity : 1u;
+    uint64_t by_cell = 3u * n / capacity, order_least = (uint64_t)FENNS_ORDER_ITEMS_NARROW * plan->workgroup_size;
+    FENNS_REGION_(sort_list, fenns ? 4u * ((by_section > by_cell ? by_section : by_cell) + 1u) : 0u)
+    FENNS_REGION_(order_list, fenns ? 4u * (n / (order_least + 1u) + 1u) : 0u)
     uint64_t largest_scan = n + 1 > plan->section_keys + 1u ? n + 1 : plan->section_keys + 1u;
     FENNS_REGION_(radix_histogram, plan->method == FENNS_METHOD_RADIX ? 4u * fenns_plan_radix_histogram(plan, particle_count) : 0u)
     FENNS_REGION_(scan_sums, fenns_plan_scan_sums_bytes(plan, largest_scan))

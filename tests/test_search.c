@@ -476,6 +476,18 @@ static void run_scenes(int quick) {
     check_sorted_order(&s, 8);
     free(s.xyz);
 
+    /* Sections of every size 1..100 (coincident groups, each in a fine cell
+     * of its own, members scattered over the index range): the build orders
+     * sections of up to FENNS_SMALL_SECTION (64) by rank, lists the longer
+     * ones for a sort, and some cross its chunks of positions; lists must come
+     * out in original-index order within each. */
+    scene_init(&s, "coincident-groups-1..100", 5050u);
+    CHECK(fenns_scene_coincident_groups(s.xyz, 100u, 3.0f, 11) == s.n, "coincident groups: count");
+    s.radius = 0.7f;
+    check_host_search(&s);
+    check_sorted_order(&s, 8);
+    free(s.xyz);
+
     scene_init(&s, "outside-the-domain", base);
     float bmin[3] = {-10.0f, -10.0f, -10.0f}, bmax[3] = {10.0f, 10.0f, 10.0f};
     fenns_scene_outside(s.xyz, s.n, bmin, bmax, 0.25f, 6);

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 uint32_t fenns_scene_xorshift32(uint32_t *state)
 {
@@ -29,6 +30,19 @@ static float unit01(uint32_t *state)
 static uint32_t below(uint32_t *state, uint32_t bound)
 {
     return (uint32_t)(((uint64_t)fenns_scene_xorshift32(state) * bound) >> 32);
+}
+
+/* Fisher-Yates over whole points. */
+static void shuffle_points(float *xyz, uint32_t n, uint32_t *state)
+{
+    for (uint32_t i = n; i > 1; --i) {
+        uint32_t j = below(state, i);
+        for (int a = 0; a < 3; ++a) {
+            float t = xyz[3 * (size_t)(i - 1) + (size_t)a];
+            xyz[3 * (size_t)(i - 1) + (size_t)a] = xyz[3 * (size_t)j + (size_t)a];
+            xyz[3 * (size_t)j + (size_t)a] = t;
+        }
+    }
 }
 
 /* Standard normal deviate (Box-Muller in double). */
@@ -143,15 +157,23 @@ void fenns_scene_duplicates(float *xyz, uint32_t n, float scene, uint32_t distin
         for (int a = 0; a < 3; ++a)
             xyz[3 * (size_t)i + (size_t)a] = xyz[3 * (size_t)src + (size_t)a];
     }
-    /* Shuffle so the copies are spread over the index range. */
-    for (uint32_t i = n; i > 1; --i) {
-        uint32_t j = below(&state, i);
-        for (int a = 0; a < 3; ++a) {
-            float t = xyz[3 * (size_t)(i - 1) + (size_t)a];
-            xyz[3 * (size_t)(i - 1) + (size_t)a] = xyz[3 * (size_t)j + (size_t)a];
-            xyz[3 * (size_t)j + (size_t)a] = t;
-        }
+    shuffle_points(xyz, n, &state); /* the copies spread over the index range */
+}
+
+uint32_t fenns_scene_coincident_groups(float *xyz, uint32_t largest, float spacing, uint32_t seed)
+{
+    uint32_t state = seed_state(seed), side = 1, i = 0;
+    while (side * side * side < largest)
+        ++side;
+    for (uint32_t g = 0; g < largest; ++g) {
+        /* Off the lattice's round numbers, so no group sits on a cell face. */
+        float at[3] = {0.37f + spacing * (float)(g % side), 0.41f + spacing * (float)(g / side % side),
+                       0.43f + spacing * (float)(g / (side * side))};
+        for (uint32_t k = 0; k <= g; ++k, ++i)
+            memcpy(xyz + 3 * (size_t)i, at, sizeof at);
     }
+    shuffle_points(xyz, i, &state); /* each group's members spread over the index range */
+    return i;
 }
 
 void fenns_scene_outside(float *xyz, uint32_t n, const float box_min[3], const float box_max[3],

@@ -58,6 +58,13 @@ void fenns_scene_all_in_one(float *xyz, uint32_t n, const float origin[3], float
  * duplicates have dist2 == 0 and are neighbours of each other. */
 void fenns_scene_duplicates(float *xyz, uint32_t n, float scene, uint32_t distinct, uint32_t seed);
 
+/* Coincident groups of every size from 1 to `largest`, one group per point
+ * of a cubic lattice of the given spacing, the members shuffled over the
+ * index range; xyz holds largest * (largest + 1) / 2 points, the count
+ * returned. Spaced wider than the cells, each group fills a fine cell of its
+ * own: every section size the build's order passes tell apart. */
+uint32_t fenns_scene_coincident_groups(float *xyz, uint32_t largest, float spacing, uint32_t seed);
+
 /* Uniform in the box [box_min, box_max), except that a share `outside_fraction`
  * (0..1) of the points, chosen at random, lies outside the box: each such point
  * has at least one coordinate in [min - 4*size, min) or [max, max + 4*size),

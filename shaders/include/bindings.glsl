@@ -126,6 +126,32 @@ layout(std430, binding = FENNS_BINDING_CURSORS) buffer Cursors { uint cursors[];
 #define LEFT_CURSOR(k) cursors[(k)]
 #define RIGHT_CURSOR(k) cursors[section_keys() + (k)]
 #endif
+#ifdef USE_WORK_LISTS
+// By coarse cell, the cell order lists each run of a large cell's sections
+// for the section sort: from section s as many sections as hold `cap`
+// particles (the cell order's capacity), or s alone where it holds more.
+// Both passes find the run's end e by this rule from the section starts
+// START(k), k <= sections.
+#define RUN_END(START, s, sections, cap, e)                                     \
+    {                                                                           \
+        e = (s) + 1u;                                                           \
+        while (e < (sections) && START(e + 1u) - START(s) <= (cap)) ++e;        \
+    }
+// fenns: what the order passes left to a later pass, listed in no
+// particular order, one workgroup each there. The section sort's: section
+// keys by section, cells by cell (prm.sort_list_count); the wide cell
+// order's: cells (prm.order_list_count).
+layout(std430, binding = FENNS_BINDING_SORT_LIST) buffer SortList { uint sort_list[]; };
+layout(std430, binding = FENNS_BINDING_ORDER_LIST) buffer OrderList { uint order_list[]; };
+// Lists `item` for the pass whose count and dispatch are prm.name_count and
+// prm.name_dispatch_*.
+#define LIST_FOR(list, name, item)                                              \
+    {                                                                           \
+        uint slot_ = atomicAdd(prm.name##_list_count, 1u);                      \
+        list[slot_] = (item);                                                   \
+        ASK_DISPATCH(name##_dispatch, slot_ + 1u);                              \
+    }
+#endif
 #ifdef USE_PERM
 layout(std430, binding = FENNS_BINDING_PERM) PERM_ACCESS buffer Perm { uint perm[]; };
 #endif
@@ -274,11 +300,13 @@ uvec3 workgroup_rows(uint groups) {
     return uvec3(x, x == 0u ? 0u : (groups + x - 1u) / x, 1u);
 }
 #if defined(USE_PARAMS) && defined(USE_CELLS)
-// Asks for the indirect dispatch prm.name_x/y/z of one workgroup per cell
-// (and one for the invalid particles): the section sort, the wide cell order.
-#define ASK_CELL_DISPATCH(name)                                                 \
+// Asks for the indirect dispatch prm.name_x/y/z of `groups` workgroups
+// (at least: every asker's rows are kept): one per cell and one for the
+// invalid particles (the section sort by cell, the wide cell order), or one
+// per long section (the section sort by section).
+#define ASK_DISPATCH(name, groups)                                              \
     {                                                                           \
-        uvec3 rows_ = workgroup_rows(cell_count_with_invalid());                \
+        uvec3 rows_ = workgroup_rows(groups);                                   \
         atomicMax(prm.name##_x, rows_.x);                                       \
         atomicMax(prm.name##_y, rows_.y);                                       \
         atomicMax(prm.name##_z, rows_.z);                                       \

@@ -42,6 +42,9 @@
                                     the status block stands in) */
 #define FENNS_BINDING_GPU_COUNT 11 /* build: the caller's particle count (fenns_build_info.particle_count_buffer);
                                      domain reduce and grid setup bind no scan, so it shares SCAN_IN's */
+#define FENNS_BINDING_SORT_LIST 12  /* fenns' order passes and section sort: what is left to the
+                                       section sort (the build binds no scan there) */
+#define FENNS_BINDING_ORDER_LIST 13 /* fenns' cell orders: the cells left to the wide one */
 #define FENNS_BINDING_KERNEL_OUTPUT 12 /* vec4 per particle of a user kernel; the kernel
                                           search binds no scan, so it shares SCAN_OUT's */
 /* Point sets. A search binds the build whose particles are the candidates
@@ -92,6 +95,13 @@
 #define FENNS_ORDER_ITEMS_WIDE 8
 #define FENNS_FINE_SPLIT_MAX 5
 #define FENNS_SECTIONS_FINE (FENNS_FINE_SPLIT_MAX * FENNS_FINE_SPLIT_MAX * FENNS_FINE_SPLIT_MAX)
+/* fenns orders a section (fine cell) of up to FENNS_SMALL_SECTION particles
+ * by ranks in its order pass (section_order.comp); a longer one (coincident
+ * particles, the core of a tight cluster) is listed and sorted by a
+ * workgroup of its own (section_sort.comp). At most a workgroup's size (64
+ * or more): the order pass finishes a section that runs past its chunk one
+ * entry an invocation. */
+#define FENNS_SMALL_SECTION 64u
 #define FENNS_FINE_REACH_MAX 2 /* fine cells searched on each side of a query's */
 #define FENNS_LOCAL_DIM_MAX (FENNS_FINE_SPLIT_MAX + 2 * FENNS_FINE_REACH_MAX) /* local grid per axis */
 
@@ -189,6 +199,13 @@ FENNS_STRUCT(fenns_gpu_params) {
                                                     sampled count (each bin's count squared) */
     FENNS_U32 density_samples;                   /* valid particles sampled */
     FENNS_U32 density_done;                      /* workgroups of the pass finished */
+    FENNS_U32 sort_list_count;                   /* fenns: the sections (by section: more than
+                                                    FENNS_SMALL_SECTION particles) or cells (by
+                                                    cell: more than the cell order's capacity)
+                                                    listed for the section sort (its dispatch:
+                                                    sort_dispatch_*) */
+    FENNS_U32 order_list_count;                  /* fenns by cell: the cells listed for the wide
+                                                    cell order (order_dispatch_*) */
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 

@@ -191,6 +191,12 @@ static void bind_placement(fenns_bindings *b, fenns_pipeline p, const fenns_fram
     fenns__bind_region(b, f, FENNS_BINDING_PERM, f->layout.perm);
 }
 
+/* fenns' order passes and section sort: what each leaves to the next. */
+static void bind_work_lists(fenns_bindings *b, const fenns_frame *f) {
+    fenns__bind_region(b, f, FENNS_BINDING_SORT_LIST, f->layout.sort_list);
+    fenns__bind_region(b, f, FENNS_BINDING_ORDER_LIST, f->layout.order_list);
+}
+
 void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int write_sorted) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
@@ -204,6 +210,7 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
 void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
+    bind_work_lists(&b, f);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.gpu_count = fenns__uses_gpu_count(f); /* particle_count() */
     /* One invocation per sorted position (absent ones included). */
@@ -213,6 +220,7 @@ void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenn
 void fenns__pass_cell_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
+    bind_work_lists(&b, f);
     fenns_push pc = fenns__push_base(p, f->n);
     /* One workgroup per coarse cell, and one for the invalid particles. */
     fenns__dispatch(cmd, p, FENNS_PASS_cell_order, &b, &pc, (uint64_t)p->plan.cell_capacity + 1u);
@@ -221,8 +229,9 @@ void fenns__pass_cell_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
 void fenns__pass_cell_order_wide(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
+    bind_work_lists(&b, f);
     fenns_push pc = fenns__push_base(p, f->n);
-    /* The cells the narrow cell order left, where it found some; else none. */
+    /* The cells the narrow cell order listed, where it found some; else none. */
     fenns__dispatch_indirect(cmd, p, FENNS_PASS_cell_order_wide, &b, &pc, f->scratch.buffer,
                              scratch_at(f, f->layout.params, offsetof(fenns_gpu_params, order_dispatch_x)));
 }
@@ -230,10 +239,11 @@ void fenns__pass_cell_order_wide(VkCommandBuffer cmd, fenns_pipeline p, const fe
 void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
+    bind_work_lists(&b, f);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.count = p->plan.order_capacity; /* by cell: the cells the cell order left have more */
-    /* One workgroup per cell (and one for the invalid particles), where
-     * the order pass left a cell (or section) too large for it; else none. */
+    /* One workgroup per cell (by cell) or section (by section) that the
+     * order passes listed as too large for them; none where they found none. */
     fenns__dispatch_indirect(cmd, p, FENNS_PASS_section_sort, &b, &pc, f->scratch.buffer,
                              scratch_at(f, f->layout.params, offsetof(fenns_gpu_params, sort_dispatch_x)));
 }
