@@ -15,11 +15,11 @@
 // workgroup, the one whose chunk of positions holds its first entry: its
 // invocations read all entries before a barrier and write after it. A
 // section that starts in the chunk and runs past it (at most
-// FENNS_SMALL_SECTION entries) is finished by the chunk's first invocations; the next chunk
-// skips the entries before its first own section, which it finds from its
-// first entry (an atomic read: the previous chunk may be permuting it, and
-// every value it can see lies in the same section; those permuting stores
-// past the chunk are atomic too).
+// FENNS_SMALL_SECTION entries) is finished by the chunk's first
+// invocations; the next chunk skips the entries before its first own
+// section, which it finds from its first entry (an atomic read: the
+// previous chunk may be permuting it, and every value it can see lies in
+// the same section; those permuting stores past the chunk are atomic too).
 //
 // A section of more than FENNS_SMALL_SECTION particles (coincident ones, tight
 // clusters) is listed for section_sort.comp, one workgroup a listed section,

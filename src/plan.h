@@ -64,8 +64,8 @@ typedef struct fenns_scratch_plan {
     fenns_region params;      /* fenns_gpu_params */
     fenns_region cells;       /* work_base + cell_capacity + 2 u32 */
     fenns_region perm;        /* n u32 */
-    fenns_region sort_list;   /* fenns: the sections or cells left to the section sort, one u32
-                                 each (size 0 otherwise) */
+    fenns_region sort_list;   /* fenns: the sections or runs of sections left to the section
+                                 sort, one u32 each (size 0 otherwise) */
     fenns_region order_list;  /* fenns: the cells left to the wide cell order, one u32 each */
     fenns_region radix_histogram; /* radix: digit counts of every tile (size 0 otherwise) */
     fenns_region scan_sums;   /* block sums of the largest scan */

@@ -138,9 +138,10 @@ layout(std430, binding = FENNS_BINDING_CURSORS) buffer Cursors { uint cursors[];
         while (e < (sections) && START(e + 1u) - START(s) <= (cap)) ++e;        \
     }
 // fenns: what the order passes left to a later pass, listed in no
-// particular order, one workgroup each there. The section sort's: section
-// keys by section, cells by cell (prm.sort_list_count); the wide cell
-// order's: cells (prm.order_list_count).
+// particular order, one workgroup each there. The section sort's
+// (prm.sort_list_count): by section, long sections' keys; by cell, the runs
+// of large cells' sections, by their first sections' keys. The wide cell
+// order's (prm.order_list_count): cells.
 layout(std430, binding = FENNS_BINDING_SORT_LIST) buffer SortList { uint sort_list[]; };
 layout(std430, binding = FENNS_BINDING_ORDER_LIST) buffer OrderList { uint order_list[]; };
 // Lists `item` for the pass whose count and dispatch are prm.name_count and
@@ -300,10 +301,8 @@ uvec3 workgroup_rows(uint groups) {
     return uvec3(x, x == 0u ? 0u : (groups + x - 1u) / x, 1u);
 }
 #if defined(USE_PARAMS) && defined(USE_CELLS)
-// Asks for the indirect dispatch prm.name_x/y/z of `groups` workgroups
-// (at least: every asker's rows are kept): one per cell and one for the
-// invalid particles (the section sort by cell, the wide cell order), or one
-// per long section (the section sort by section).
+// Asks for the indirect dispatch prm.name_x/y/z of at least `groups`
+// workgroups (every asker's rows are kept): LIST_FOR's, one per item listed.
 #define ASK_DISPATCH(name, groups)                                              \
     {                                                                           \
         uvec3 rows_ = workgroup_rows(groups);                                   \

@@ -200,10 +200,10 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 density_samples;                   /* valid particles sampled */
     FENNS_U32 density_done;                      /* workgroups of the pass finished */
     FENNS_U32 sort_list_count;                   /* fenns: the sections (by section: more than
-                                                    FENNS_SMALL_SECTION particles) or cells (by
-                                                    cell: more than the cell order's capacity)
-                                                    listed for the section sort (its dispatch:
-                                                    sort_dispatch_*) */
+                                                    FENNS_SMALL_SECTION particles) or runs of a
+                                                    cell's sections (by cell: of cells of more
+                                                    than the cell order's capacity) listed for
+                                                    the section sort (sort_dispatch_*) */
     FENNS_U32 order_list_count;                  /* fenns by cell: the cells listed for the wide
                                                     cell order (order_dispatch_*) */
 } FENNS_END_STRUCT(fenns_gpu_params)

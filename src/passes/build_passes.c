@@ -242,8 +242,9 @@ void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     bind_work_lists(&b, f);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.count = p->plan.order_capacity; /* by cell: the cells the cell order left have more */
-    /* One workgroup per cell (by cell) or section (by section) that the
-     * order passes listed as too large for them; none where they found none. */
+    /* One workgroup per run of a cell's sections (by cell) or per section
+     * (by section) that the order passes listed as too large for them; none
+     * where they found none. */
     fenns__dispatch_indirect(cmd, p, FENNS_PASS_section_sort, &b, &pc, f->scratch.buffer,
                              scratch_at(f, f->layout.params, offsetof(fenns_gpu_params, sort_dispatch_x)));
 }
