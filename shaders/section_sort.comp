@@ -147,6 +147,18 @@ bool within_loop_limit(uint len, uint sort_steps) {
     return false;
 }
 
+// Sorts the sections [s0, s1) of s_bounds by (section, original index) and
+// gathers their sorted particles: a slice longer than SORT_CAPACITY (one
+// section) by runs merged in global memory, a shorter one in one go.
+// extra_steps: the caller's own loop iterations, for the loop limit.
+void sort_and_gather(uint s0, uint s1, uint extra_steps) {
+    uint begin = s_bounds[s0], len = s_bounds[s1] - begin;
+    if (!within_loop_limit(len, sort_section_steps(max(len, 1u)) + extra_steps)) return;
+    if (len > SORT_CAPACITY) sort_section(begin, len);
+    else if (len > 1u) sort_sections(s0, s1);
+    gather(begin, len);
+}
+
 // A run of a cell's sections that cell_order.comp listed, by its first
 // section's key.
 #define S_BOUND(k) s_bounds[(k)]
@@ -158,22 +170,14 @@ void sort_run(uint key) {
     barrier();
     uint e;
     RUN_END(S_BOUND, s0, sections, pc.count, e)
-    uint begin = s_bounds[s0], len = s_bounds[e] - begin;
-    if (!within_loop_limit(len, sort_section_steps(max(len, 1u)) + 2u * sections)) return;
-    if (len > SORT_CAPACITY) sort_section(begin, len);
-    else if (len > 1u) sort_sections(s0, e);
-    gather(begin, len);
+    sort_and_gather(s0, e, 2u * sections);
 }
 
 // A section that section_order.comp listed.
 void sort_long_section(uint key) {
     if (gl_LocalInvocationIndex < 2u) s_bounds[gl_LocalInvocationIndex] = KEY_START(key + gl_LocalInvocationIndex);
     barrier();
-    uint begin = s_bounds[0], len = s_bounds[1] - begin;
-    if (!within_loop_limit(len, sort_section_steps(max(len, 1u)))) return;
-    if (len > SORT_CAPACITY) sort_section(begin, len);
-    else sort_sections(0u, 1u);
-    gather(begin, len);
+    sort_and_gather(0u, 1u, 0u);
 }
 
 void main() {

@@ -241,7 +241,10 @@ void fenns__pass_section_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     bind_placement(&b, p, f);
     bind_work_lists(&b, f);
     fenns_push pc = fenns__push_base(p, f->n);
-    pc.count = p->plan.order_capacity; /* by cell: the cells the cell order left have more */
+    /* By cell, the capacity RUN_END ends a run at: it must be the cell
+     * order's CAPACITY (the same plan value), or the two passes would cut a
+     * cell's sections into different runs. */
+    pc.count = p->plan.order_capacity;
     /* One workgroup per run of a cell's sections (by cell) or per section
      * (by section) that the order passes listed as too large for them; none
      * where they found none. */
