@@ -245,6 +245,14 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     const char *by_cell = getenv("FENNS_BUILD_BY_CELL");
     if (plan.method == FENNS_METHOD_FENNS && by_cell && (by_cell[0] == '0' || by_cell[0] == '1') && !by_cell[1])
         p->plan.by_cell = by_cell[0] == '1';
+    /* FENNS_LIST_WINDOW_LOG2=k (8..30) fills lists in original order in
+     * windows of 2^k entries (the tests run small sets in many windows). */
+    const char *window = getenv("FENNS_LIST_WINDOW_LOG2");
+    if (window) {
+        char *end = NULL;
+        long k = strtol(window, &end, 10);
+        if (end != window && !*end && k >= 8 && k <= (long)FENNS_LIST_WINDOW_SHIFT) p->plan.list_window_shift = (uint32_t)k;
+    }
 
     VkDescriptorSetLayoutBinding bindings[FENNS_BINDING_COUNT];
     for (uint32_t i = 0; i < FENNS_BINDING_COUNT; ++i)
@@ -257,6 +265,7 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
                                                 .bindingCount = FENNS_BINDING_COUNT, .pBindings = bindings};
     VkResult r = context->vk.vkCreateDescriptorSetLayout(context->device, &set_info, context->allocator, &p->set_layout);
     if (r == VK_SUCCESS) {
+        _Static_assert(sizeof(fenns_push) <= 128, "maxPushConstantsSize is at least 128 bytes");
         VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(fenns_push)};
         VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                                   .setLayoutCount = 1, .pSetLayouts = &p->set_layout,

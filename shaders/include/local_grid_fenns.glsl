@@ -397,6 +397,8 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     uvec3 lo = min(uvec3(fine_coords), uvec3(split - 1u));
     row_trim t = trim_of(fine_coords, lo, split);
 #ifndef FENNS_KERNEL
+    // A list of another window is another dispatch's (FENNS_LIST_WINDOW_SHIFT).
+    if (COUNT_ONLY == 0u && !in_list_window(s.target.base)) return 0u;
     // CSR lists sized by this search's own counting pass (pc.count): where
     // it found no neighbour there is none, and the query is not walked
     // again (H100, where most queries have none: the fill of s1 4M r=0.2
@@ -472,8 +474,9 @@ void search_cell(work_item w, uint q) {
     if (searched) build_local_grid(center, split, reach, local_dim);
     uint count = 0u;
     if (!searched) {
-        // No query of this build is searched: each counts as incomplete.
-        if (q < w.query_end) atomicAdd(prm.incomplete_queries, 1u);
+        // No query of this build is searched: each counts as incomplete
+        // (once, in the first of the fill's windows).
+        if (q < w.query_end && pc.list_window == 0u) atomicAdd(prm.incomplete_queries, 1u);
     } else if (q < w.query_end) {
         count = search_query(q, split, reach, local_dim);
     }

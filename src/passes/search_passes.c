@@ -79,11 +79,31 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     VkDeviceSize entries = o->indices.range / 4u;
     pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity : mode == FENNS_MODE_CSR ? (uint32_t)entries : 0u;
     pc.capacity_hi = mode == FENNS_MODE_CSR ? (uint32_t)(entries >> 32) : 0u;
+    /* Lists in original order of more than one window of entries
+     * (FENNS_LIST_WINDOW_SHIFT): one dispatch per window, each walking only
+     * the queries whose lists start in it, so that the stores in flight
+     * stay within one window. In sorted order a workgroup's lists lie side
+     * by side anyway. Only the chunked pipeline tests windows (a window is
+     * a binding's range or more, but where a test makes windows small). */
+    uint64_t list_entries = mode == FENNS_MODE_CSR     ? entries
+                            : mode == FENNS_MODE_FIXED ? (uint64_t)f->n * o->fixed_capacity
+                                                       : 0u;
+    uint32_t shift = p->plan.list_window_shift;
+    uint64_t windows = o->sorted_order || !shift ? 1u : (list_entries + (UINT64_C(1) << shift) - 1u) >> shift;
     int narrow = sorted_narrow(p, f, c);
     fenns_pass pass = mode == FENNS_MODE_COUNT ? (narrow ? FENNS_PASS_search_count : FENNS_PASS_search_count_wide)
-                      : narrow && lists_fit_one_binding(p, o) ? FENNS_PASS_search
-                                                              : FENNS_PASS_search_wide;
-    dispatch_search(cmd, p, f, pass, &b, &pc);
+                      : narrow && lists_fit_one_binding(p, o) && windows <= 1u ? FENNS_PASS_search
+                                                                                : FENNS_PASS_search_wide;
+    if (windows <= 1u) {
+        dispatch_search(cmd, p, f, pass, &b, &pc);
+        return;
+    }
+    pc.list_window_shift = shift;
+    for (uint64_t w = 0; w < windows; ++w) {
+        if (w) fenns__barrier(cmd, p); /* the same bindings written again */
+        pc.list_window = (uint32_t)w;
+        dispatch_search(cmd, p, f, pass, &b, &pc);
+    }
 }
 
 void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
