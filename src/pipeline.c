@@ -245,13 +245,14 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     const char *by_cell = getenv("FENNS_BUILD_BY_CELL");
     if (plan.method == FENNS_METHOD_FENNS && by_cell && (by_cell[0] == '0' || by_cell[0] == '1') && !by_cell[1])
         p->plan.by_cell = by_cell[0] == '1';
-    /* FENNS_LIST_WINDOW_LOG2=k (8..30) fills lists in original order in
-     * windows of 2^k entries (the tests run small sets in many windows). */
+    /* FENNS_LIST_WINDOW_LOG2=k (8..30) makes fenns fill lists in original
+     * order in windows of 2^k entries (the tests run small sets in many). */
     const char *window = getenv("FENNS_LIST_WINDOW_LOG2");
     if (window) {
         char *end = NULL;
         long k = strtol(window, &end, 10);
-        if (end != window && !*end && k >= 8 && k <= (long)FENNS_LIST_WINDOW_SHIFT) p->plan.list_window_shift = (uint32_t)k;
+        if (end != window && !*end && k >= 8 && k <= (long)FENNS_LIST_WINDOW_SHIFT && p->plan.list_window_shift)
+            p->plan.list_window_shift = (uint32_t)k;
     }
 
     VkDescriptorSetLayoutBinding bindings[FENNS_BINDING_COUNT];

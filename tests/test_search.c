@@ -314,6 +314,8 @@ static void check_fixed_order(const scene *s, uint32_t capacity, int sorted) {
           overflow);
     CHECK(a.status.max_neighbors == longest, "%s: max_neighbors %u, expected %u", s->name, a.status.max_neighbors,
           longest);
+    CHECK(a.status.total_neighbors == ro[s->n], "%s: fixed total %llu, expected %llu", s->name,
+          (unsigned long long)a.status.total_neighbors, (unsigned long long)ro[s->n]);
     if (deterministic_method()) {
         /* fenns: the second run builds the other way (by section or by
          * coarse cell): both order by (cell, fine cell, original index). */

@@ -118,7 +118,7 @@
 #define FENNS_KERNEL_WRITES_VALUES 1 /* fenns_finish's vec4 into the kernel output */
 #define FENNS_KERNEL_WRITES_COUNTS 2 /* neighbour counts too */
 
-/* Lists in original order are written in windows of 2^FENNS_LIST_WINDOW_SHIFT
+/* fenns writes lists in original order in windows of 2^FENNS_LIST_WINDOW_SHIFT
  * entries (4 GiB), one dispatch of the fill each, where they hold more: a
  * workgroup's lists lie scattered over the whole indices range, and past
  * some 7 GB of it each scattered store costs far more (H100, sph50 2^26
@@ -159,7 +159,8 @@ FENNS_STRUCT(fenns_push) {
                                   .grid_size), 0: the method's own cell edge */
     FENNS_U32 by_cell;         /* build: 1 when fenns counts and places by coarse cell, then orders each
                                   cell (cell_order.comp), 0 by fine cell (section_order.comp) */
-    FENNS_U32 list_window;     /* fill: the window of list entries this dispatch writes (see below) */
+    FENNS_U32 list_window;     /* fill: the window of list entries this dispatch writes
+                                  (FENNS_LIST_WINDOW_SHIFT) */
     FENNS_U32 list_window_shift; /* fill: log2 of entries per window; 0: one dispatch writes every list */
 } FENNS_END_STRUCT(fenns_push)
 

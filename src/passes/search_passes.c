@@ -100,7 +100,7 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     }
     pc.list_window_shift = shift;
     for (uint64_t w = 0; w < windows; ++w) {
-        if (w) fenns__barrier(cmd, p); /* the same bindings written again */
+        if (w) fenns__barrier(cmd, p); /* each writes the same bound ranges */
         pc.list_window = (uint32_t)w;
         dispatch_search(cmd, p, f, pass, &b, &pc);
     }
