@@ -46,12 +46,14 @@ void main() {
     if (kind == 2u) finish_invalid(q);
     // Whole subgroups from here on (the loop bound and the total's sums).
     bool live = kind == 1u && searchable(); // not searchable: a build recorded without all its passes
-    if (kind == 1u && !live) atomicAdd(prm.incomplete_queries, 1u);
+    if (kind == 1u && !live && pc.list_window == 0u) atomicAdd(prm.incomplete_queries, 1u); // once, in the first window
     query_state s;
     lane_walk walk;
     if (live) {
         s = begin_query(q);
         walk = lane_walk_of(s.p);
+        // A list of another window is another dispatch's (FENNS_LIST_WINDOW_SHIFT).
+        live = COUNT_ONLY == 1u || in_list_window(s.target.base);
     }
     if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(walk, live, 2u, 2u, overflow_iterations())) {
         if (live) atomicAdd(prm.incomplete_queries, 1u);

@@ -245,8 +245,9 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     const char *by_cell = getenv("FENNS_BUILD_BY_CELL");
     if (plan.method == FENNS_METHOD_FENNS && by_cell && (by_cell[0] == '0' || by_cell[0] == '1') && !by_cell[1])
         p->plan.by_cell = by_cell[0] == '1';
-    /* FENNS_LIST_WINDOW_LOG2=k (8..30) makes fenns fill lists in original
-     * order in windows of 2^k entries (the tests run small sets in many). */
+    /* FENNS_LIST_WINDOW_LOG2=k (8..30) fills lists in original order in
+     * windows of 2^k entries, where the plan has windows (the tests run
+     * small sets in many). */
     const char *window = getenv("FENNS_LIST_WINDOW_LOG2");
     if (window) {
         char *end = NULL;

@@ -232,8 +232,9 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     uint32_t range_log2 = floor_pow2_u64(limits->max_storage_buffer_range);
     out->chunk_shift16 = range_log2 - 4u;
     out->chunk_shift4 = range_log2 - 2u; /* as fenns_plan_max_list_entries counts them */
-    /* Only fenns' search skips the lists of other windows (in_list_window). */
-    out->list_window_shift = out->method == FENNS_METHOD_FENNS ? FENNS_LIST_WINDOW_SHIFT : 0u;
+    /* fenns' and the grid walks' searches skip the lists of other windows
+     * (in_list_window); fenns-paper's writes every list in one dispatch. */
+    out->list_window_shift = out->method != FENNS_METHOD_FENNS_PAPER ? FENNS_LIST_WINDOW_SHIFT : 0u;
     /* Single-binding arrays (u32 permutation and counts, u64 offsets n+1) bound n. */
     uint64_t by_binding = limits->max_storage_buffer_range / 8u - 1u;
     uint64_t by_vec4 = (uint64_t)FENNS_CHUNKS << out->chunk_shift16;

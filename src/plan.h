@@ -53,7 +53,7 @@ typedef struct fenns_plan {
                                      totals before it itself (else their totals are scanned) */
     uint32_t chunk_shift16;       /* log2 of vec4 elements per chunk binding */
     uint32_t chunk_shift4;        /* log2 of u32 elements per chunk binding */
-    uint32_t list_window_shift;   /* fenns: lists in original order are filled in windows of
+    uint32_t list_window_shift;   /* lists in original order are filled in windows of
                                      2^list_window_shift entries, a dispatch each; 0: in one */
     uint32_t shared_bytes_search; /* shared memory of the search pipeline */
     uint32_t shared_bytes_max;    /* largest over all pipelines */

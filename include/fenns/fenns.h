@@ -575,11 +575,11 @@ typedef struct fenns_search_info {
  * Records:  compute dispatches (the main one indirect, its workgroup count read
  *           from the scratch), fills of the scratch, barriers between its passes;
  *           with SORTED_ORDER and sorted_to_original, a copy of the permutation.
- *           fenns (the method) fills lists in original order, CSR or FIXED,
- *           whose indices range holds more than 2^30 entries one window of
- *           2^30 entries at a time, a dispatch each with barriers between
- *           them (a workgroup's stores scattered over more memory cost far
- *           more).
+ *           Every method but FENNS_METHOD_FENNS_PAPER fills lists in original
+ *           order, CSR or FIXED, whose indices range holds more than 2^30
+ *           entries one window of 2^30 entries at a time, a dispatch each with
+ *           barriers between them (a workgroup's stores scattered over more
+ *           memory cost far more).
  * Requires: a fenns_cmd_build on the same positions and scratch (by this pipeline,
  *           or by one created from the same create info but `kernel`: the kernel
  *           does not change the plan, so several kernels search one build), made visible

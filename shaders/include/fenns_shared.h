@@ -118,7 +118,7 @@
 #define FENNS_KERNEL_WRITES_VALUES 1 /* fenns_finish's vec4 into the kernel output */
 #define FENNS_KERNEL_WRITES_COUNTS 2 /* neighbour counts too */
 
-/* fenns writes lists in original order in windows of 2^FENNS_LIST_WINDOW_SHIFT
+/* Lists in original order are written in windows of 2^FENNS_LIST_WINDOW_SHIFT
  * entries (4 GiB), one dispatch of the fill each, where they hold more: a
  * workgroup's lists lie scattered over the whole indices range, and past
  * some 7 GB of it each scattered store costs far more (H100, sph50 2^26
