@@ -46,7 +46,7 @@ void main() {
     if (kind == 2u) finish_invalid(q);
     // Whole subgroups from here on (the loop bound and the total's sums).
     bool live = kind == 1u && searchable(); // not searchable: a build recorded without all its passes
-    if (kind == 1u && !live && pc.list_window == 0u) atomicAdd(prm.incomplete_queries, 1u); // once, in the first window
+    if (kind == 1u && !live && first_list_window()) atomicAdd(prm.incomplete_queries, 1u);
     query_state s;
     lane_walk walk;
     if (live) {

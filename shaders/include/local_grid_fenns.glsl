@@ -398,6 +398,10 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     row_trim t = trim_of(fine_coords, lo, split);
 #ifndef FENNS_KERNEL
     // A list of another window is another dispatch's (FENNS_LIST_WINDOW_SHIFT).
+    // Here, not right after begin_query: both skips moved up there left
+    // 2^26's four windows as they were (CSR 164.7 / 164.8 ms: the compiler
+    // sinks the arithmetic already) and the one-window fills 1.5-3.6%
+    // slower (H100, run BH).
     if (COUNT_ONLY == 0u && !in_list_window(s.target.base)) return 0u;
     // CSR lists sized by this search's own counting pass (pc.count): where
     // it found no neighbour there is none, and the query is not walked
@@ -476,7 +480,7 @@ void search_cell(work_item w, uint q) {
     if (!searched) {
         // No query of this build is searched: each counts as incomplete
         // (once, in the first of the fill's windows).
-        if (q < w.query_end && pc.list_window == 0u) atomicAdd(prm.incomplete_queries, 1u);
+        if (q < w.query_end && first_list_window()) atomicAdd(prm.incomplete_queries, 1u);
     } else if (q < w.query_end) {
         count = search_query(q, split, reach, local_dim);
     }

@@ -88,6 +88,13 @@ bool in_list_window(uvec2 base) {
 }
 #endif
 
+// Whether this dispatch is the fill's first window (or its only one): what a
+// search counts once per query whatever its window, such as a query it
+// cannot search, it counts there.
+bool first_list_window() {
+    return pc.list_window == 0u;
+}
+
 // A list that did not fit counts as one overflow; counts.
 void finish_query(uint i, uint count, list_target t) {
     if (pc.mode != FENNS_MODE_CSR) counts[i] = count;
