@@ -7,6 +7,7 @@
 
 #include "context.h"
 #include "fenns_shared.h"
+#include "pipeline_store.h"
 #include "plan.h"
 
 _Static_assert(FENNS_BINDING_COUNT == 28, "the requirement message below names the binding count");
@@ -204,6 +205,7 @@ fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_c
     } else {
         result = read_limits(ctx, info->shared_memory_budget, info->descriptors);
     }
+    if (result == FENNS_SUCCESS) result = fenns__store_create(ctx);
     if (result != FENNS_SUCCESS) {
         fenns__free(ctx, ctx);
         return result;
@@ -213,7 +215,9 @@ fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_c
 }
 
 void fenns_context_destroy(fenns_context context) {
-    if (context) fenns__free(context, context);
+    if (!context) return;
+    fenns__store_destroy(context);
+    fenns__free(context, context);
 }
 
 int fenns_context_uses_push_descriptors(fenns_context context) { return context ? context->push_descriptors : 0; }

@@ -35,6 +35,8 @@ struct fenns_context_T {
     uint32_t loop_limit; /* loop iterations a shader invocation may run (llvmpipe: 65535); 0: no limit */
     int push_descriptors; /* 1: passes push their descriptors; 0: descriptor sets from the
                              caller's fenns_descriptor_arena */
+    struct fenns_pipeline_store *store; /* compiled passes and the layouts, shared by the
+                                           context's pipelines (pipeline_store.h) */
 };
 
 /* Host memory through the caller's callbacks (or malloc). */

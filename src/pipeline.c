@@ -1,10 +1,11 @@
-/* Pipeline creation: the plan, one push-descriptor set layout shared by every
- * pass, and one compute pipeline per pass with the plan's specialization. */
+/* Pipeline creation: the plan, and one compute pipeline per pass with the
+ * plan's specialization, compiled or taken from the context's store. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pipeline.h"
+#include "pipeline_store.h"
 #include "method_choice.h"
 #include "spirv_shared.h"
 
@@ -41,6 +42,8 @@ _Static_assert(offsetof(fenns_gpu_params, table_x) == sizeof(fenns_status) &&
                    offsetof(fenns_gpu_params, requested_count) == offsetof(fenns_status, requested_count) &&
                    offsetof(fenns_gpu_params, grid_mismatch) == offsetof(fenns_status, grid_mismatch),
                "fenns_status must be the first bytes of fenns_gpu_params");
+
+_Static_assert(FENNS_STORE_VALUES == FENNS_SPEC_CONSTANTS, "a store key holds every specialization constant");
 
 typedef struct shader_code {
     const uint32_t *code;
@@ -163,12 +166,17 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
     fenns_context ctx = p->ctx;
     if (!fenns__method_runs(p->plan.method, pass)) return FENNS_SUCCESS;
     shader_code code = code_of(pass, p->plan.method);
-    if (pass == FENNS_PASS_search_kernel) {
+    int built_in = pass != FENNS_PASS_search_kernel;
+    if (!built_in) {
         if (!kernel) return FENNS_SUCCESS;
         code = (shader_code){kernel->spirv, kernel->spirv_size};
     }
     uint32_t values[FENNS_SPEC_CONSTANTS];
     fenns__pass_specialization(&p->plan, pass, ctx->loop_limit, ctx->limits.max_workgroup_invocations, values);
+    /* A built-in pass another pipeline of this context compiled already (its
+     * shared memory was checked then). */
+    if (built_in && (p->pipelines[pass] = fenns__store_find(ctx, code.code, values)) != VK_NULL_HANDLE)
+        return FENNS_SUCCESS;
     /* The planner keeps fenns' own shaders within the budget; a user kernel
      * may declare shared arrays of its own. Past the device's limit the
      * driver would refuse the pipeline (or worse): refuse it here, by name. */
@@ -194,12 +202,23 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main",
                   .pSpecializationInfo = &spec},
         .layout = fenns__pass_layout(p, pass)};
-    r = ctx->vk.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &info, ctx->allocator,
-                                          &p->pipelines[pass]);
+    VkPipeline made = VK_NULL_HANDLE;
+    r = ctx->vk.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &info, ctx->allocator, &made);
     ctx->vk.vkDestroyShaderModule(ctx->device, module, ctx->allocator);
-    if (r == VK_SUCCESS && ctx->vk.vkSetDebugUtilsObjectNameEXT) r = name_pipeline(ctx, p->pipelines[pass], pass);
-    if (r != VK_SUCCESS) fenns__log(ctx, FENNS_LOG_ERROR, "creating the %s pipeline failed (VkResult %d)", fenns__pass_name(pass), (int)r);
-    return fenns__from_vk(r);
+    if (r == VK_SUCCESS && ctx->vk.vkSetDebugUtilsObjectNameEXT) r = name_pipeline(ctx, made, pass);
+    if (r != VK_SUCCESS) {
+        if (made) ctx->vk.vkDestroyPipeline(ctx->device, made, ctx->allocator);
+        fenns__log(ctx, FENNS_LOG_ERROR, "creating the %s pipeline failed (VkResult %d)", fenns__pass_name(pass), (int)r);
+        return fenns__from_vk(r);
+    }
+    if (!built_in) {
+        p->pipelines[pass] = made;
+        return FENNS_SUCCESS;
+    }
+    fenns_result kept = fenns__store_keep(ctx, code.code, values, made, &p->pipelines[pass]);
+    if (kept != FENNS_SUCCESS)
+        fenns__log(ctx, FENNS_LOG_ERROR, "keeping the %s pipeline: %s", fenns__pass_name(pass), fenns_result_string(kept));
+    return kept;
 }
 
 fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_create_info *info,
@@ -256,29 +275,22 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
             p->plan.list_window_shift = (uint32_t)k;
     }
 
-    VkDescriptorSetLayoutBinding bindings[FENNS_BINDING_COUNT];
-    for (uint32_t i = 0; i < FENNS_BINDING_COUNT; ++i)
-        bindings[i] = (VkDescriptorSetLayoutBinding){i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
-                                                     VK_SHADER_STAGE_COMPUTE_BIT, NULL};
-    VkDescriptorSetLayoutCreateInfo set_info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-                                                .flags = context->push_descriptors
-                                                             ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR
-                                                             : 0u,
-                                                .bindingCount = FENNS_BINDING_COUNT, .pBindings = bindings};
-    VkResult r = context->vk.vkCreateDescriptorSetLayout(context->device, &set_info, context->allocator, &p->set_layout);
-    if (r == VK_SUCCESS) {
+    /* Every built-in pass is made and bound with the context's one layout
+     * (pipeline_store.h); a kernel's search adds the caller's set. */
+    result = fenns__store_layouts(context, &p->set_layout, &p->layout);
+    if (result != FENNS_SUCCESS) {
+        fenns_pipeline_destroy(p);
+        return result;
+    }
+    VkResult r = VK_SUCCESS;
+    if (kernel && kernel->user_set_layout) {
         _Static_assert(sizeof(fenns_push) <= 128, "maxPushConstantsSize is at least 128 bytes");
         VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(fenns_push)};
+        VkDescriptorSetLayout sets[2] = {p->set_layout, kernel->user_set_layout};
         VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                                  .setLayoutCount = 1, .pSetLayouts = &p->set_layout,
+                                                  .setLayoutCount = 2, .pSetLayouts = sets,
                                                   .pushConstantRangeCount = 1, .pPushConstantRanges = &range};
-        r = context->vk.vkCreatePipelineLayout(context->device, &layout_info, context->allocator, &p->layout);
-        if (r == VK_SUCCESS && kernel && kernel->user_set_layout) {
-            VkDescriptorSetLayout sets[2] = {p->set_layout, kernel->user_set_layout};
-            layout_info.setLayoutCount = 2;
-            layout_info.pSetLayouts = sets;
-            r = context->vk.vkCreatePipelineLayout(context->device, &layout_info, context->allocator, &p->kernel_layout);
-        }
+        r = context->vk.vkCreatePipelineLayout(context->device, &layout_info, context->allocator, &p->kernel_layout);
     }
     if (r != VK_SUCCESS) {
         fenns__log(context, FENNS_LOG_ERROR, "creating the pipeline layouts failed (VkResult %d)", (int)r);
@@ -298,11 +310,14 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
 void fenns_pipeline_destroy(fenns_pipeline p) {
     if (!p) return;
     fenns_context ctx = p->ctx;
-    for (int pass = 0; pass < FENNS_PASS_COUNT; ++pass)
-        if (p->pipelines[pass]) ctx->vk.vkDestroyPipeline(ctx->device, p->pipelines[pass], ctx->allocator);
-    if (p->layout) ctx->vk.vkDestroyPipelineLayout(ctx->device, p->layout, ctx->allocator);
+    for (int pass = 0; pass < FENNS_PASS_COUNT; ++pass) {
+        if (!p->pipelines[pass]) continue;
+        if (pass == FENNS_PASS_search_kernel)
+            ctx->vk.vkDestroyPipeline(ctx->device, p->pipelines[pass], ctx->allocator);
+        else
+            fenns__store_release(ctx, p->pipelines[pass]);
+    }
     if (p->kernel_layout) ctx->vk.vkDestroyPipelineLayout(ctx->device, p->kernel_layout, ctx->allocator);
-    if (p->set_layout) ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, p->set_layout, ctx->allocator);
     fenns__free(ctx, p);
 }
 

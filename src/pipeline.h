@@ -79,9 +79,9 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
 struct fenns_pipeline_T {
     fenns_context ctx;
     fenns_plan plan;
-    VkDescriptorSetLayout set_layout;
-    VkPipelineLayout layout;
-    VkPipeline pipelines[FENNS_PASS_COUNT];
+    VkDescriptorSetLayout set_layout; /* the context's (pipeline_store.h), not this pipeline's */
+    VkPipelineLayout layout;          /* the context's, likewise */
+    VkPipeline pipelines[FENNS_PASS_COUNT]; /* built-in passes held in the context's store */
     VkPipelineLayout kernel_layout; /* set 0 + the kernel's user set; VK_NULL_HANDLE: p->layout */
 };
 

@@ -18,8 +18,10 @@
  *    the vkGetInstanceProcAddr/vkGetDeviceProcAddr the caller hands in.
  *
  * Thread safety: a fenns_context and its pipelines are immutable after
- * creation; fenns_cmd_* may be called from any thread on distinct command
- * buffers. Creating and destroying objects must not race with their use.
+ * creation (but for the compiled passes a context keeps for its pipelines,
+ * which a lock guards: pipelines of one context may be created and destroyed
+ * on several threads); fenns_cmd_* may be called from any thread on distinct
+ * command buffers. Creating and destroying objects must not race with their use.
  * A fenns_host_searcher is externally synchronized: one call at a time.
  *
  * Neighbour: j is a neighbour of i when j != i and the float32 value
@@ -131,7 +133,8 @@ typedef struct fenns_context_create_info {
  *         does not give VK_EXT_debug_utils' functions), FENNS_ERROR_OUT_OF_HOST_MEMORY. */
 fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_context *out_context);
 
-/* NULL-safe. All pipelines of the context must be destroyed first. */
+/* NULL-safe. All pipelines of the context must be destroyed first. Destroys
+ * the compiled passes the context kept. */
 void fenns_context_destroy(fenns_context context);
 
 /* 1 when the context's passes push their descriptors, 0 when they need a
@@ -282,6 +285,12 @@ typedef struct fenns_pipeline_create_info {
  * layout) and the compute pipelines (with a kernel, its search too; a
  * kernel's SPIR-V is checked only by the driver, so a module that is not
  * fenns' search with a kernel spliced in is undefined behaviour).
+ * Cost: compiling the passes (about 20; lavapipe about 40 ms each) the first
+ * time; the context keeps each compiled pass and later pipelines whose plan
+ * specializes it alike take it with no compile (most plans of one method
+ * share most of their passes, whatever their size or radius). It keeps them while
+ * a pipeline uses them and up to 64 more, until fenns_context_destroy; a
+ * kernel's search is compiled for every pipeline.
  * Errors: FENNS_ERROR_INVALID_ARGUMENT (radius not finite or <= 0, max_particles 0,
  *         inverted or non-finite domain, grid_size without a caller's box or for
  *         fenns / fenns-paper), FENNS_ERROR_TOO_LARGE (max_particles beyond what
