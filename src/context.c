@@ -27,6 +27,19 @@ void fenns__free(const fenns_context ctx, void *memory) {
         free(memory);
 }
 
+int fenns__grow(const fenns_context ctx, void **array, uint32_t count, uint32_t *capacity, size_t element,
+                uint32_t first) {
+    if (count < *capacity) return 1;
+    uint32_t grown = *capacity ? 2u * *capacity : first;
+    void *bigger = fenns__alloc(ctx, element * grown);
+    if (!bigger) return 0;
+    if (count) memcpy(bigger, *array, element * count);
+    fenns__free(ctx, *array);
+    *array = bigger;
+    *capacity = grown;
+    return 1;
+}
+
 void fenns__log(const fenns_context ctx, fenns_log_level level, const char *format, ...) {
     if (!ctx || !ctx->log) return;
     char message[512];

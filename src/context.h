@@ -42,6 +42,11 @@ struct fenns_context_T {
 /* Host memory through the caller's callbacks (or malloc). */
 void *fenns__alloc(const fenns_context ctx, size_t size);
 void fenns__free(const fenns_context ctx, void *memory);
+/* Room for one more element in *array (count used of *capacity): when full,
+ * a new array of twice the capacity (`first` when empty), the used elements
+ * copied over. 0 (the array as it was) when the host has no memory. */
+int fenns__grow(const fenns_context ctx, void **array, uint32_t count, uint32_t *capacity, size_t element,
+                uint32_t first);
 
 /* Logs a printf-style message when a logger is set. */
 void fenns__log(const fenns_context ctx, fenns_log_level level, const char *format, ...)

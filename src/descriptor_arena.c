@@ -20,15 +20,10 @@ struct fenns_descriptor_arena_T {
 };
 
 static VkResult add_pool(fenns_descriptor_arena a) {
-    if (a->pool_count == a->pool_capacity) {
-        uint32_t capacity = a->pool_capacity ? 2u * a->pool_capacity : 4u;
-        VkDescriptorPool *pools = fenns__alloc(a->ctx, sizeof *pools * capacity);
-        if (!pools) return VK_ERROR_OUT_OF_HOST_MEMORY;
-        if (a->pool_count) memcpy(pools, a->pools, sizeof *pools * a->pool_count);
-        fenns__free(a->ctx, a->pools);
-        a->pools = pools;
-        a->pool_capacity = capacity;
-    }
+    void *pools = a->pools;
+    if (!fenns__grow(a->ctx, &pools, a->pool_count, &a->pool_capacity, sizeof *a->pools, 4u))
+        return VK_ERROR_OUT_OF_HOST_MEMORY;
+    a->pools = pools;
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, SETS_PER_POOL * FENNS_BINDING_COUNT};
     VkDescriptorPoolCreateInfo info = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
                                        .maxSets = SETS_PER_POOL, .poolSizeCount = 1, .pPoolSizes = &size};

@@ -162,11 +162,15 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     }
 }
 
+/* The store keeps fenns' own passes; a kernel's search is the caller's
+ * SPIR-V and set layout, compiled for each pipeline (pipeline_store.h). */
+static int kept_in_store(fenns_pass pass) { return pass != FENNS_PASS_search_kernel; }
+
 static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kernel_info *kernel) {
     fenns_context ctx = p->ctx;
     if (!fenns__method_runs(p->plan.method, pass)) return FENNS_SUCCESS;
     shader_code code = code_of(pass, p->plan.method);
-    int built_in = pass != FENNS_PASS_search_kernel;
+    int built_in = kept_in_store(pass);
     if (!built_in) {
         if (!kernel) return FENNS_SUCCESS;
         code = (shader_code){kernel->spirv, kernel->spirv_size};
@@ -284,13 +288,8 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     }
     VkResult r = VK_SUCCESS;
     if (kernel && kernel->user_set_layout) {
-        _Static_assert(sizeof(fenns_push) <= 128, "maxPushConstantsSize is at least 128 bytes");
-        VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(fenns_push)};
         VkDescriptorSetLayout sets[2] = {p->set_layout, kernel->user_set_layout};
-        VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                                  .setLayoutCount = 2, .pSetLayouts = sets,
-                                                  .pushConstantRangeCount = 1, .pPushConstantRanges = &range};
-        r = context->vk.vkCreatePipelineLayout(context->device, &layout_info, context->allocator, &p->kernel_layout);
+        r = fenns__make_pipeline_layout(context, sets, 2u, &p->kernel_layout);
     }
     if (r != VK_SUCCESS) {
         fenns__log(context, FENNS_LOG_ERROR, "creating the pipeline layouts failed (VkResult %d)", (int)r);
@@ -312,10 +311,10 @@ void fenns_pipeline_destroy(fenns_pipeline p) {
     fenns_context ctx = p->ctx;
     for (int pass = 0; pass < FENNS_PASS_COUNT; ++pass) {
         if (!p->pipelines[pass]) continue;
-        if (pass == FENNS_PASS_search_kernel)
-            ctx->vk.vkDestroyPipeline(ctx->device, p->pipelines[pass], ctx->allocator);
-        else
+        if (kept_in_store((fenns_pass)pass))
             fenns__store_release(ctx, p->pipelines[pass]);
+        else
+            ctx->vk.vkDestroyPipeline(ctx->device, p->pipelines[pass], ctx->allocator);
     }
     if (p->kernel_layout) ctx->vk.vkDestroyPipelineLayout(ctx->device, p->kernel_layout, ctx->allocator);
     fenns__free(ctx, p);

@@ -66,6 +66,16 @@ void fenns__store_destroy(struct fenns_context_T *ctx) {
     ctx->store = NULL;
 }
 
+VkResult fenns__make_pipeline_layout(fenns_context ctx, const VkDescriptorSetLayout *sets, uint32_t set_count,
+                                     VkPipelineLayout *out) {
+    _Static_assert(sizeof(fenns_push) <= 128, "maxPushConstantsSize is at least 128 bytes");
+    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(fenns_push)};
+    VkPipelineLayoutCreateInfo info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+                                       .setLayoutCount = set_count, .pSetLayouts = sets,
+                                       .pushConstantRangeCount = 1, .pPushConstantRanges = &range};
+    return ctx->vk.vkCreatePipelineLayout(ctx->device, &info, ctx->allocator, out);
+}
+
 static VkResult make_layouts(fenns_context ctx, struct fenns_pipeline_store *s) {
     VkDescriptorSetLayoutBinding bindings[FENNS_BINDING_COUNT];
     for (uint32_t i = 0; i < FENNS_BINDING_COUNT; ++i)
@@ -78,13 +88,8 @@ static VkResult make_layouts(fenns_context ctx, struct fenns_pipeline_store *s) 
     VkDescriptorSetLayout set_layout;
     VkResult r = ctx->vk.vkCreateDescriptorSetLayout(ctx->device, &set_info, ctx->allocator, &set_layout);
     if (r != VK_SUCCESS) return r;
-    _Static_assert(sizeof(fenns_push) <= 128, "maxPushConstantsSize is at least 128 bytes");
-    VkPushConstantRange range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(fenns_push)};
-    VkPipelineLayoutCreateInfo layout_info = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-                                              .setLayoutCount = 1, .pSetLayouts = &set_layout,
-                                              .pushConstantRangeCount = 1, .pPushConstantRanges = &range};
     VkPipelineLayout layout;
-    r = ctx->vk.vkCreatePipelineLayout(ctx->device, &layout_info, ctx->allocator, &layout);
+    r = fenns__make_pipeline_layout(ctx, &set_layout, 1u, &layout);
     if (r != VK_SUCCESS) {
         ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, set_layout, ctx->allocator);
         return r;
@@ -138,17 +143,10 @@ fenns_result fenns__store_keep(fenns_context ctx, const uint32_t *code, const ui
         surplus = made;
         *out = hold(s, k);
     } else {
-        if (s->count == s->capacity) {
-            uint32_t capacity = s->capacity ? 2u * s->capacity : 32u;
-            kept_pipeline *items = fenns__alloc(ctx, sizeof *items * capacity);
-            if (items && s->count) memcpy(items, s->items, sizeof *items * s->count);
-            if (items) {
-                fenns__free(ctx, s->items);
-                s->items = items;
-                s->capacity = capacity;
-            }
-        }
-        if (s->count < s->capacity) {
+        void *items = s->items;
+        int room = fenns__grow(ctx, &items, s->count, &s->capacity, sizeof *s->items, 32u);
+        s->items = items;
+        if (room) {
             k = &s->items[s->count++];
             memset(k, 0, sizeof *k);
             k->code = code;

@@ -38,6 +38,10 @@ fenns_result fenns__store_create(struct fenns_context_T *ctx);
 /* Destroys every kept pipeline, the layouts and the store. */
 void fenns__store_destroy(struct fenns_context_T *ctx);
 
+/* A pipeline layout of these sets (fenns' own, then a kernel's) and fenns'
+ * push constants: every layout fenns makes. */
+VkResult fenns__make_pipeline_layout(fenns_context ctx, const VkDescriptorSetLayout *sets, uint32_t set_count,
+                                     VkPipelineLayout *out);
 /* The layouts every built-in pass is made and bound with, made on first use. */
 fenns_result fenns__store_layouts(fenns_context ctx, VkDescriptorSetLayout *set_layout, VkPipelineLayout *layout);
 
