@@ -132,8 +132,12 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     /* Sorted particles in chunks only where the capacity needs them: a wide
      * pass may be wide for its lists alone (H100, sph50 16M). */
     int sorted_chunks = (uint64_t)plan->max_particles > (UINT64_C(1) << plan->chunk_shift16);
+    /* Only the kernel search reads constant 6: elsewhere it stays 0, so that
+     * a pass every method runs alike (the scans, the grid setup, ...) keeps
+     * one key in the pipeline store, not one per method. */
     uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
-                                        wide && sorted_chunks ? FENNS_CHUNKS : 1u, (uint32_t)plan->method};
+                                        wide && sorted_chunks ? FENNS_CHUNKS : 1u,
+                                        pass == FENNS_PASS_search_kernel ? (uint32_t)plan->method : 0u};
     memcpy(values, v, sizeof v);
     if (pass == FENNS_PASS_search_work) values[2] = fenns_plan_walks_particles(plan->method) ? 1u : 0u;
     if (fenns__is_search_pass(pass)) values[2] = plan->method == FENNS_METHOD_OCTANT ? 1u : 0u; /* radix: counting's walk */
@@ -162,24 +166,29 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     }
 }
 
-/* The store keeps fenns' own passes; a kernel's search is the caller's
- * SPIR-V and set layout, compiled for each pipeline (pipeline_store.h). */
-static int kept_in_store(fenns_pass pass) { return pass != FENNS_PASS_search_kernel; }
+/* The store keeps fenns' own passes, and a kernel's search unless it is
+ * made with a set layout of the caller's (pipeline_store.h): that one is
+ * compiled for each pipeline. */
+static int kept_in_store(fenns_pipeline p, fenns_pass pass) {
+    return pass != FENNS_PASS_search_kernel || p->kernel_layout == VK_NULL_HANDLE;
+}
 
 static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kernel_info *kernel) {
     fenns_context ctx = p->ctx;
     if (!fenns__method_runs(p->plan.method, pass)) return FENNS_SUCCESS;
     shader_code code = code_of(pass, p->plan.method);
-    int built_in = kept_in_store(pass);
-    if (!built_in) {
+    size_t content_words = 0; /* a kernel's SPIR-V is named by its words, a built-in's by its address */
+    if (pass == FENNS_PASS_search_kernel) {
         if (!kernel) return FENNS_SUCCESS;
         code = (shader_code){kernel->spirv, kernel->spirv_size};
+        content_words = kernel->spirv_size / 4u;
     }
+    int keep = kept_in_store(p, pass);
     uint32_t values[FENNS_SPEC_CONSTANTS];
     fenns__pass_specialization(&p->plan, pass, ctx->loop_limit, ctx->limits.max_workgroup_invocations, values);
-    /* A built-in pass another pipeline of this context compiled already (its
-     * shared memory was checked then). */
-    if (built_in && (p->pipelines[pass] = fenns__store_find(ctx, code.code, values)) != VK_NULL_HANDLE)
+    /* A pass another pipeline of this context compiled already (its shared
+     * memory was checked then). */
+    if (keep && (p->pipelines[pass] = fenns__store_find(ctx, code.code, content_words, values)) != VK_NULL_HANDLE)
         return FENNS_SUCCESS;
     /* The planner keeps fenns' own shaders within the budget; a user kernel
      * may declare shared arrays of its own. Past the device's limit the
@@ -215,11 +224,11 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
         fenns__log(ctx, FENNS_LOG_ERROR, "creating the %s pipeline failed (VkResult %d)", fenns__pass_name(pass), (int)r);
         return fenns__from_vk(r);
     }
-    if (!built_in) {
+    if (!keep) {
         p->pipelines[pass] = made;
         return FENNS_SUCCESS;
     }
-    fenns_result kept = fenns__store_keep(ctx, code.code, values, made, &p->pipelines[pass]);
+    fenns_result kept = fenns__store_keep(ctx, code.code, content_words, values, made, &p->pipelines[pass]);
     if (kept != FENNS_SUCCESS)
         fenns__log(ctx, FENNS_LOG_ERROR, "keeping the %s pipeline: %s", fenns__pass_name(pass), fenns_result_string(kept));
     return kept;
@@ -311,7 +320,7 @@ void fenns_pipeline_destroy(fenns_pipeline p) {
     fenns_context ctx = p->ctx;
     for (int pass = 0; pass < FENNS_PASS_COUNT; ++pass) {
         if (!p->pipelines[pass]) continue;
-        if (kept_in_store((fenns_pass)pass))
+        if (kept_in_store(p, (fenns_pass)pass))
             fenns__store_release(ctx, p->pipelines[pass]);
         else
             ctx->vk.vkDestroyPipeline(ctx->device, p->pipelines[pass], ctx->allocator);

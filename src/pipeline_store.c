@@ -26,7 +26,9 @@ static void lock_give(store_lock *l) { ReleaseSRWLockExclusive(l); }
 #endif
 
 typedef struct kept_pipeline {
-    const uint32_t *code;
+    const uint32_t *code; /* a built-in shader's address, or `copy` */
+    uint32_t *copy;       /* a kernel's SPIR-V, the store's own copy (NULL for a built-in) */
+    size_t words;         /* its length */
     uint32_t values[FENNS_STORE_VALUES];
     VkPipeline pipeline;
     uint32_t users;    /* fenns_pipelines holding it */
@@ -57,7 +59,10 @@ fenns_result fenns__store_create(struct fenns_context_T *ctx) {
 void fenns__store_destroy(struct fenns_context_T *ctx) {
     struct fenns_pipeline_store *s = ctx->store;
     if (!s) return;
-    for (uint32_t i = 0; i < s->count; ++i) ctx->vk.vkDestroyPipeline(ctx->device, s->items[i].pipeline, ctx->allocator);
+    for (uint32_t i = 0; i < s->count; ++i) {
+        ctx->vk.vkDestroyPipeline(ctx->device, s->items[i].pipeline, ctx->allocator);
+        fenns__free(ctx, s->items[i].copy);
+    }
     if (s->layout) ctx->vk.vkDestroyPipelineLayout(ctx->device, s->layout, ctx->allocator);
     if (s->set_layout) ctx->vk.vkDestroyDescriptorSetLayout(ctx->device, s->set_layout, ctx->allocator);
     fenns__free(ctx, s->items);
@@ -110,9 +115,16 @@ fenns_result fenns__store_layouts(fenns_context ctx, VkDescriptorSetLayout *set_
     return fenns__from_vk(r);
 }
 
-static kept_pipeline *find_key(struct fenns_pipeline_store *s, const uint32_t *code, const uint32_t *values) {
+/* A built-in shader matches by address; a kernel's SPIR-V by its words. */
+static int same_shader(const kept_pipeline *k, const uint32_t *code, size_t content_words) {
+    if (!content_words) return !k->copy && k->code == code;
+    return k->copy && k->words == content_words && !memcmp(k->copy, code, 4u * content_words);
+}
+
+static kept_pipeline *find_key(struct fenns_pipeline_store *s, const uint32_t *code, size_t content_words,
+                               const uint32_t *values) {
     for (uint32_t i = 0; i < s->count; ++i)
-        if (s->items[i].code == code && !memcmp(s->items[i].values, values, sizeof s->items[i].values))
+        if (!memcmp(s->items[i].values, values, sizeof s->items[i].values) && same_shader(&s->items[i], code, content_words))
             return &s->items[i];
     return NULL;
 }
@@ -123,22 +135,36 @@ static VkPipeline hold(struct fenns_pipeline_store *s, kept_pipeline *k) {
     return k->pipeline;
 }
 
-VkPipeline fenns__store_find(fenns_context ctx, const uint32_t *code, const uint32_t values[FENNS_STORE_VALUES]) {
+VkPipeline fenns__store_find(fenns_context ctx, const uint32_t *code, size_t content_words,
+                            const uint32_t values[FENNS_STORE_VALUES]) {
     struct fenns_pipeline_store *s = ctx->store;
     lock_take(&s->lock);
-    kept_pipeline *k = find_key(s, code, values);
+    kept_pipeline *k = find_key(s, code, content_words, values);
     VkPipeline p = k ? hold(s, k) : VK_NULL_HANDLE;
     lock_give(&s->lock);
     return p;
 }
 
-fenns_result fenns__store_keep(fenns_context ctx, const uint32_t *code, const uint32_t values[FENNS_STORE_VALUES],
-                               VkPipeline made, VkPipeline *out) {
+fenns_result fenns__store_keep(fenns_context ctx, const uint32_t *code, size_t content_words,
+                               const uint32_t values[FENNS_STORE_VALUES], VkPipeline made, VkPipeline *out) {
     struct fenns_pipeline_store *s = ctx->store;
+    /* A kernel's words are copied first (the caller may free or reuse its
+     * buffer); not under the lock, which guards only the array. */
+    uint32_t *copy = NULL;
+    if (content_words) {
+        copy = fenns__alloc(ctx, 4u * content_words);
+        if (!copy) {
+            ctx->vk.vkDestroyPipeline(ctx->device, made, ctx->allocator);
+            *out = VK_NULL_HANDLE;
+            return FENNS_ERROR_OUT_OF_HOST_MEMORY;
+        }
+        memcpy(copy, code, 4u * content_words);
+    }
     fenns_result result = FENNS_SUCCESS;
     VkPipeline surplus = VK_NULL_HANDLE;
+    uint32_t *unused_copy = copy;
     lock_take(&s->lock);
-    kept_pipeline *k = find_key(s, code, values);
+    kept_pipeline *k = find_key(s, code, content_words, values);
     if (k) {
         surplus = made;
         *out = hold(s, k);
@@ -149,7 +175,10 @@ fenns_result fenns__store_keep(fenns_context ctx, const uint32_t *code, const ui
         if (room) {
             k = &s->items[s->count++];
             memset(k, 0, sizeof *k);
-            k->code = code;
+            k->code = copy ? copy : code;
+            k->copy = copy;
+            k->words = content_words;
+            unused_copy = NULL;
             memcpy(k->values, values, sizeof k->values);
             k->pipeline = made;
             *out = hold(s, k);
@@ -161,12 +190,14 @@ fenns_result fenns__store_keep(fenns_context ctx, const uint32_t *code, const ui
     }
     lock_give(&s->lock);
     if (surplus) ctx->vk.vkDestroyPipeline(ctx->device, surplus, ctx->allocator);
+    fenns__free(ctx, unused_copy);
     return result;
 }
 
 void fenns__store_release(fenns_context ctx, VkPipeline pipeline) {
     struct fenns_pipeline_store *s = ctx->store;
     VkPipeline dropped = VK_NULL_HANDLE;
+    uint32_t *dropped_copy = NULL;
     lock_take(&s->lock);
     uint32_t unused = 0, oldest = UINT32_MAX;
     for (uint32_t i = 0; i < s->count; ++i) {
@@ -183,8 +214,10 @@ void fenns__store_release(fenns_context ctx, VkPipeline pipeline) {
     /* One release frees at most one user, so one drop keeps the bound. */
     if (unused > FENNS_STORE_UNUSED) {
         dropped = s->items[oldest].pipeline;
+        dropped_copy = s->items[oldest].copy;
         s->items[oldest] = s->items[--s->count];
     }
     lock_give(&s->lock);
     if (dropped) ctx->vk.vkDestroyPipeline(ctx->device, dropped, ctx->allocator);
+    fenns__free(ctx, dropped_copy);
 }

@@ -12,11 +12,18 @@
  *    destroys what it could not keep;
  *  - threads: eight threads finding, keeping and releasing at once leave
  *    every pipeline destroyed exactly once by the end;
- *  - destroying the store destroys every pipeline it kept.
+ *  - destroying the store destroys every pipeline it kept;
+ *  - a kernel's SPIR-V is named by its words: the same words in another
+ *    buffer find its pipeline, changed or shorter words do not, the caller's
+ *    buffer may change or go after keep (the store copies it), and no host
+ *    memory for the copy is reported like a full store.
  * These run on a context with a fake vkDestroyPipeline (no device). Then on
  * lavapipe: two pipelines of one plan share every built-in pass, a pipeline
  * made after both are gone gets the same kept passes, and one of another
- * radius and size shares the passes its plan specializes alike.
+ * radius and size shares the passes its plan specializes alike, as do two
+ * methods the passes both run alike; two pipelines with one kernel (its
+ * SPIR-V in two buffers) share its search, unless the kernel comes with a
+ * set layout of the caller's.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -26,6 +33,8 @@
 #include "gpu_test.h"
 #include "pipeline.h"
 #include "pipeline_store.h"
+
+#include "fenns_kernel_sph_density.spv.h" /* fenns_add_kernel */
 
 /* Fake pipeline handles are 1, 2, 3, ...; destroyed[h] counts their destroys. */
 #define MAX_HANDLES 40000u
@@ -91,15 +100,15 @@ static void check_keys_and_bound(void) {
     key(v1, 256);
     key(v2, 256);
     v2[FENNS_STORE_VALUES - 1] = 1;
-    CHECK(fenns__store_find(&ctx, code_a, v1) == VK_NULL_HANDLE, "an empty store found a pipeline");
+    CHECK(fenns__store_find(&ctx, code_a, 0, v1) == VK_NULL_HANDLE, "an empty store found a pipeline");
     VkPipeline a = new_handle(), got = VK_NULL_HANDLE;
-    CHECK(fenns__store_keep(&ctx, code_a, v1, a, &got) == FENNS_SUCCESS && got == a, "keep");
-    CHECK(fenns__store_find(&ctx, code_a, v1) == a, "the kept pipeline not found again");
-    CHECK(fenns__store_find(&ctx, code_a, v2) == VK_NULL_HANDLE, "found under another specialization");
-    CHECK(fenns__store_find(&ctx, code_b, v1) == VK_NULL_HANDLE, "found under another shader");
+    CHECK(fenns__store_keep(&ctx, code_a, 0, v1, a, &got) == FENNS_SUCCESS && got == a, "keep");
+    CHECK(fenns__store_find(&ctx, code_a, 0, v1) == a, "the kept pipeline not found again");
+    CHECK(fenns__store_find(&ctx, code_a, 0, v2) == VK_NULL_HANDLE, "found under another specialization");
+    CHECK(fenns__store_find(&ctx, code_b, 0, v1) == VK_NULL_HANDLE, "found under another shader");
     /* A second compile of the same key: destroyed, the first given. */
     VkPipeline twin = new_handle();
-    CHECK(fenns__store_keep(&ctx, code_a, v1, twin, &got) == FENNS_SUCCESS && got == a && destroys(twin) == 1,
+    CHECK(fenns__store_keep(&ctx, code_a, 0, v1, twin, &got) == FENNS_SUCCESS && got == a && destroys(twin) == 1,
           "a second compile of a kept key was kept (got %p)", (void *)got);
     for (int k = 0; k < 3; ++k) fenns__store_release(&ctx, a); /* keep, find, twin's keep */
     CHECK(destroys(a) == 0, "an unused pipeline destroyed within the bound");
@@ -109,14 +118,14 @@ static void check_keys_and_bound(void) {
     uint32_t vh[FENNS_STORE_VALUES];
     key(vh, 7);
     VkPipeline held = new_handle();
-    CHECK(fenns__store_keep(&ctx, code_b, vh, held, &got) == FENNS_SUCCESS, "keep held");
+    CHECK(fenns__store_keep(&ctx, code_b, 0, vh, held, &got) == FENNS_SUCCESS, "keep held");
     enum { MORE = FENNS_STORE_UNUSED + 8 };
     VkPipeline made[MORE];
     for (uint32_t i = 0; i < MORE; ++i) {
         uint32_t v[FENNS_STORE_VALUES];
         key(v, 1000u + i);
         made[i] = new_handle();
-        CHECK(fenns__store_keep(&ctx, code_a, v, made[i], &got) == FENNS_SUCCESS && got == made[i], "keep %u", i);
+        CHECK(fenns__store_keep(&ctx, code_a, 0, v, made[i], &got) == FENNS_SUCCESS && got == made[i], "keep %u", i);
         fenns__store_release(&ctx, made[i]);
     }
     CHECK(destroys(a) == 1, "the longest-unused pipeline was not destroyed past the bound");
@@ -126,7 +135,7 @@ static void check_keys_and_bound(void) {
     /* A kept unused key is found again and held, so the next drop passes it by. */
     uint32_t v_last[FENNS_STORE_VALUES];
     key(v_last, 1000u + 8u);
-    CHECK(fenns__store_find(&ctx, code_a, v_last) == made[8], "an unused kept pipeline not found");
+    CHECK(fenns__store_find(&ctx, code_a, 0, v_last) == made[8], "an unused kept pipeline not found");
 
     /* No host memory for a larger array: reported, and the new pipeline destroyed. */
     /* (held, made[8] and 63 unused kept: the array, 32 at first, holds 128.) */
@@ -138,7 +147,7 @@ static void check_keys_and_bound(void) {
         uint32_t v[FENNS_STORE_VALUES];
         key(v, 5000u + tried);
         extra[tried] = new_handle();
-        r = fenns__store_keep(&ctx, code_b, v, extra[tried], &got);
+        r = fenns__store_keep(&ctx, code_b, 0, v, extra[tried], &got);
     }
     refuse_allocations = 0;
     CHECK(r == FENNS_ERROR_OUT_OF_HOST_MEMORY && got == VK_NULL_HANDLE && destroys(extra[tried - 1u]) == 1,
@@ -152,6 +161,45 @@ static void check_keys_and_bound(void) {
         CHECK(destroyed[h] == 1, "pipeline %llu destroyed %u times", (unsigned long long)h, destroyed[h]);
 }
 
+static void check_content_keys(void) {
+    struct fenns_context_T ctx;
+    fake_context(&ctx);
+    uint32_t v[FENNS_STORE_VALUES];
+    key(v, 3);
+    enum { WORDS = 64 };
+    uint32_t words[WORDS];
+    for (uint32_t i = 0; i < WORDS; ++i) words[i] = 0x07230203u + 977u * i;
+    uint32_t *caller = malloc(sizeof words);
+    if (!caller) {
+        CHECK(0, "malloc");
+        return;
+    }
+    memcpy(caller, words, sizeof words);
+    VkPipeline k = new_handle(), got = VK_NULL_HANDLE;
+    CHECK(fenns__store_keep(&ctx, caller, WORDS, v, k, &got) == FENNS_SUCCESS && got == k, "keep a kernel");
+    caller[10] ^= 1u; /* the caller's buffer, reused */
+    CHECK(fenns__store_find(&ctx, caller, WORDS, v) == VK_NULL_HANDLE, "other words found the kept kernel");
+    free(caller);
+    CHECK(fenns__store_find(&ctx, words, WORDS, v) == k, "the kernel's words in another buffer not found");
+    CHECK(fenns__store_find(&ctx, words, WORDS - 1u, v) == VK_NULL_HANDLE, "a shorter kernel found");
+    CHECK(fenns__store_find(&ctx, words, 0, v) == VK_NULL_HANDLE, "a built-in key found a kernel");
+    uint32_t v2[FENNS_STORE_VALUES];
+    key(v2, 4);
+    CHECK(fenns__store_find(&ctx, words, WORDS, v2) == VK_NULL_HANDLE, "a kernel found under another specialization");
+    fenns__store_release(&ctx, k);
+    fenns__store_release(&ctx, k);
+    /* No host memory for the copy: reported, and the new pipeline destroyed. */
+    refuse_allocations = 1;
+    VkPipeline k2 = new_handle();
+    fenns_result r = fenns__store_keep(&ctx, words, WORDS, v2, k2, &got);
+    refuse_allocations = 0;
+    CHECK(r == FENNS_ERROR_OUT_OF_HOST_MEMORY && got == VK_NULL_HANDLE && destroys(k2) == 1,
+          "no memory for a kernel's copy: %s", fenns_result_string(r));
+    CHECK(fenns__store_find(&ctx, words, WORDS, v2) == VK_NULL_HANDLE, "a kernel kept without its copy");
+    fenns__store_destroy(&ctx);
+    CHECK(destroys(k) == 1, "destroying the store left the kernel's pipeline");
+}
+
 /* Threads: each round finds one of five keys, compiles (a new handle) and
  * keeps it on a miss, then lets go. */
 static struct fenns_context_T shared_ctx;
@@ -161,8 +209,8 @@ static void *hammer(void *arg) {
         seed = seed * 1664525u + 1013904223u;
         uint32_t v[FENNS_STORE_VALUES];
         key(v, (seed >> 16) % 5u);
-        VkPipeline p = fenns__store_find(&shared_ctx, code_a, v);
-        if (!p && fenns__store_keep(&shared_ctx, code_a, v, new_handle(), &p) != FENNS_SUCCESS) return (void *)1;
+        VkPipeline p = fenns__store_find(&shared_ctx, code_a, 0, v);
+        if (!p && fenns__store_keep(&shared_ctx, code_a, 0, v, new_handle(), &p) != FENNS_SUCCESS) return (void *)1;
         fenns__store_release(&shared_ctx, p);
     }
     return NULL;
@@ -187,15 +235,72 @@ static void check_threads(void) {
         CHECK(destroyed[h] == 1, "pipeline %llu destroyed %u times", (unsigned long long)h, destroyed[h]);
 }
 
-static fenns_pipeline make(fenns_context ctx, float radius, uint32_t n) {
+static fenns_pipeline make_method(fenns_context ctx, fenns_method method, float radius, uint32_t n) {
     fenns_pipeline_create_info pci;
     memset(&pci, 0, sizeof pci);
-    pci.method = FENNS_METHOD_FENNS;
+    pci.method = method;
     pci.radius = radius;
     pci.max_particles = n;
     fenns_pipeline p = NULL;
-    CHECK(fenns_pipeline_create(ctx, &pci, &p) == FENNS_SUCCESS, "pipeline r=%g n=%u", (double)radius, n);
+    CHECK(fenns_pipeline_create(ctx, &pci, &p) == FENNS_SUCCESS, "%s pipeline r=%g n=%u", fenns_method_name(method),
+          (double)radius, n);
     return p;
+}
+
+static fenns_pipeline make(fenns_context ctx, float radius, uint32_t n) {
+    return make_method(ctx, FENNS_METHOD_FENNS, radius, n);
+}
+
+static fenns_pipeline make_with_kernel(fenns_context ctx, const uint32_t *spirv, size_t bytes,
+                                       VkDescriptorSetLayout user_set_layout) {
+    fenns_kernel_info kernel = {spirv, bytes, user_set_layout};
+    fenns_pipeline_create_info pci;
+    memset(&pci, 0, sizeof pci);
+    pci.method = FENNS_METHOD_FENNS;
+    pci.radius = 1.0f;
+    pci.max_particles = 100000u;
+    pci.kernel = &kernel;
+    fenns_pipeline p = NULL;
+    CHECK(fenns_pipeline_create(ctx, &pci, &p) == FENNS_SUCCESS, "pipeline with a kernel");
+    return p;
+}
+
+/* One kernel, its SPIR-V in two buffers: the search compiled once; with a
+ * set layout of the caller's, compiled for its pipeline. */
+static void check_gpu_kernels(const fenns_test_gpu *g) {
+    uint32_t *second = malloc(sizeof fenns_kernel_sph_density);
+    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL};
+    VkDescriptorSetLayoutCreateInfo li = {VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, NULL, 0, 1, &b};
+    VkDescriptorSetLayout user = VK_NULL_HANDLE;
+    if (!second || vkCreateDescriptorSetLayout(g->device, &li, NULL, &user) != VK_SUCCESS) {
+        CHECK(0, "test setup");
+        free(second);
+        return;
+    }
+    memcpy(second, fenns_kernel_sph_density, sizeof fenns_kernel_sph_density);
+    fenns_pipeline a = make_with_kernel(g->context, fenns_kernel_sph_density, sizeof fenns_kernel_sph_density, VK_NULL_HANDLE);
+    fenns_pipeline b2 = make_with_kernel(g->context, second, sizeof fenns_kernel_sph_density, VK_NULL_HANDLE);
+    free(second);
+    fenns_pipeline c = make_with_kernel(g->context, fenns_kernel_sph_density, sizeof fenns_kernel_sph_density, user);
+    if (a && b2 && c) {
+        VkPipeline k = a->pipelines[FENNS_PASS_search_kernel];
+        CHECK(k != VK_NULL_HANDLE && b2->pipelines[FENNS_PASS_search_kernel] == k,
+              "one kernel's search compiled twice");
+        CHECK(c->pipelines[FENNS_PASS_search_kernel] != VK_NULL_HANDLE && c->pipelines[FENNS_PASS_search_kernel] != k &&
+                  c->pipelines[FENNS_PASS_search] == a->pipelines[FENNS_PASS_search],
+              "a kernel with the caller's set layout took the kept search, or its built-in passes were not shared");
+        fenns_pipeline_destroy(a);
+        fenns_pipeline_destroy(b2);
+        a = b2 = NULL;
+        fenns_pipeline again = make_with_kernel(g->context, fenns_kernel_sph_density, sizeof fenns_kernel_sph_density,
+                                                VK_NULL_HANDLE);
+        CHECK(again && again->pipelines[FENNS_PASS_search_kernel] == k, "a kernel made again was compiled again");
+        fenns_pipeline_destroy(again);
+    }
+    fenns_pipeline_destroy(a);
+    fenns_pipeline_destroy(b2);
+    fenns_pipeline_destroy(c);
+    vkDestroyDescriptorSetLayout(g->device, user, NULL);
 }
 
 static void check_gpu(void) {
@@ -227,11 +332,23 @@ static void check_gpu(void) {
     }
     fenns_pipeline_destroy(p1);
     fenns_pipeline_destroy(p2);
+    /* Methods: the passes every method runs alike are one key, not one per
+     * method (a test that cycles through the methods would else outgrow the
+     * bound and compile everything again each time). */
+    p1 = make_method(g.context, FENNS_METHOD_FENNS, 1.0f, 100000u);
+    p2 = make_method(g.context, FENNS_METHOD_COUNTING, 1.0f, 100000u);
+    CHECK(p1 && p2 && p1->pipelines[FENNS_PASS_scan_block] == p2->pipelines[FENNS_PASS_scan_block] &&
+              p1->pipelines[FENNS_PASS_grid_setup] == p2->pipelines[FENNS_PASS_grid_setup],
+          "fenns and counting compiled their scans or grid setup each");
+    fenns_pipeline_destroy(p1);
+    fenns_pipeline_destroy(p2);
+    check_gpu_kernels(&g);
     CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
 }
 
 int main(int argc, char **argv) {
     check_keys_and_bound();
+    check_content_keys();
     check_threads();
     if (argc < 2 || strcmp(argv[1], "--no-gpu")) check_gpu();
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);

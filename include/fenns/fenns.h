@@ -289,8 +289,10 @@ typedef struct fenns_pipeline_create_info {
  * time; the context keeps each compiled pass and later pipelines whose plan
  * specializes it alike take it with no compile (most plans of one method
  * share most of their passes, whatever their size or radius). It keeps them while
- * a pipeline uses them and up to 64 more, until fenns_context_destroy; a
- * kernel's search is compiled for every pipeline.
+ * a pipeline uses them and up to 64 more, until fenns_context_destroy. A
+ * kernel's search is kept the same way, named by its SPIR-V's words (copied:
+ * the caller's buffer may go after this call), unless the kernel has a
+ * user_set_layout: then it is compiled for every pipeline.
  * Errors: FENNS_ERROR_INVALID_ARGUMENT (radius not finite or <= 0, max_particles 0,
  *         inverted or non-finite domain, grid_size without a caller's box or for
  *         fenns / fenns-paper), FENNS_ERROR_TOO_LARGE (max_particles beyond what
