@@ -235,34 +235,29 @@ static void check_threads(void) {
         CHECK(destroyed[h] == 1, "pipeline %llu destroyed %u times", (unsigned long long)h, destroyed[h]);
 }
 
-static fenns_pipeline make_method(fenns_context ctx, fenns_method method, float radius, uint32_t n) {
+/* A pipeline of `method` for radius and n; with `kernel`, its search too. */
+static fenns_pipeline make_pipeline(fenns_context ctx, fenns_method method, float radius, uint32_t n,
+                                    const fenns_kernel_info *kernel) {
     fenns_pipeline_create_info pci;
     memset(&pci, 0, sizeof pci);
     pci.method = method;
     pci.radius = radius;
     pci.max_particles = n;
+    pci.kernel = kernel;
     fenns_pipeline p = NULL;
-    CHECK(fenns_pipeline_create(ctx, &pci, &p) == FENNS_SUCCESS, "%s pipeline r=%g n=%u", fenns_method_name(method),
-          (double)radius, n);
+    CHECK(fenns_pipeline_create(ctx, &pci, &p) == FENNS_SUCCESS, "%s pipeline r=%g n=%u%s", fenns_method_name(method),
+          (double)radius, n, kernel ? " with a kernel" : "");
     return p;
 }
 
 static fenns_pipeline make(fenns_context ctx, float radius, uint32_t n) {
-    return make_method(ctx, FENNS_METHOD_FENNS, radius, n);
+    return make_pipeline(ctx, FENNS_METHOD_FENNS, radius, n, NULL);
 }
 
 static fenns_pipeline make_with_kernel(fenns_context ctx, const uint32_t *spirv, size_t bytes,
                                        VkDescriptorSetLayout user_set_layout) {
     fenns_kernel_info kernel = {spirv, bytes, user_set_layout};
-    fenns_pipeline_create_info pci;
-    memset(&pci, 0, sizeof pci);
-    pci.method = FENNS_METHOD_FENNS;
-    pci.radius = 1.0f;
-    pci.max_particles = 100000u;
-    pci.kernel = &kernel;
-    fenns_pipeline p = NULL;
-    CHECK(fenns_pipeline_create(ctx, &pci, &p) == FENNS_SUCCESS, "pipeline with a kernel");
-    return p;
+    return make_pipeline(ctx, FENNS_METHOD_FENNS, 1.0f, 100000u, &kernel);
 }
 
 /* One kernel, its SPIR-V in two buffers: the search compiled once; with a
@@ -335,8 +330,8 @@ static void check_gpu(void) {
     /* Methods: the passes every method runs alike are one key, not one per
      * method (a test that cycles through the methods would else outgrow the
      * bound and compile everything again each time). */
-    p1 = make_method(g.context, FENNS_METHOD_FENNS, 1.0f, 100000u);
-    p2 = make_method(g.context, FENNS_METHOD_COUNTING, 1.0f, 100000u);
+    p1 = make(g.context, 1.0f, 100000u);
+    p2 = make_pipeline(g.context, FENNS_METHOD_COUNTING, 1.0f, 100000u, NULL);
     CHECK(p1 && p2 && p1->pipelines[FENNS_PASS_scan_block] == p2->pipelines[FENNS_PASS_scan_block] &&
               p1->pipelines[FENNS_PASS_grid_setup] == p2->pipelines[FENNS_PASS_grid_setup],
           "fenns and counting compiled their scans or grid setup each");
