@@ -259,6 +259,10 @@ uint32_t fenns_plan_count_entries(const fenns_plan *plan) {
     return plan->by_cell ? plan->cell_capacity + 1u : plan->section_keys;
 }
 
+int fenns_plan_ranked(const fenns_plan *plan) {
+    return plan->method == FENNS_METHOD_FENNS && !plan->by_cell && !plan->shared_histogram;
+}
+
 uint32_t fenns_plan_radix_passes(const fenns_plan *plan) {
     /* Keys run to section_keys (absent particles); 4 bits a pass. */
     uint32_t bits = 1;

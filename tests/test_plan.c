@@ -164,6 +164,14 @@ static void check_build_flavour(const fenns_plan_limits *l, int addresses_16m) {
                   p.by_cell);
             CHECK(fenns_plan_count_entries(&p) == (by_cell ? p.cell_capacity + 1u : p.section_keys),
                   "%u particles: count entries", sizes[k]);
+            /* Ranks (the coarse count's places, for the reorder): fenns by
+             * section with global atomics only; 1000 particles count in
+             * shared memory, 1M and 4M with global atomics. */
+            int ranked = m && !by_cell && !p.shared_histogram;
+            CHECK(fenns_plan_ranked(&p) == ranked, "%s %u particles: ranked %d", fenns_method_name(i.method), sizes[k],
+                  fenns_plan_ranked(&p));
+            CHECK(!m || sizes[k] != (1u << 20) || ranked, "fenns 1M particles: not ranked");
+            CHECK(!m || sizes[k] != 1000u || !ranked, "fenns 1000 particles: ranked with a shared histogram");
             CHECK(p.order_capacity <= p.sort_capacity && p.order_capacity <= 8u * p.workgroup_size &&
                       p.order_capacity >= p.workgroup_size,
                   "%u particles: order capacity %u", sizes[k], p.order_capacity);
@@ -174,7 +182,9 @@ static void check_build_flavour(const fenns_plan_limits *l, int addresses_16m) {
     fenns_plan p4, p16;
     CHECK(fenns_plan_make(l, &i, &p4) == FENNS_SUCCESS && !p4.by_cell, "4M particles build by section");
     i = info_for(1.0f, 16u << 20);
-    CHECK(fenns_plan_make(l, &i, &p16) == FENNS_SUCCESS && p16.by_cell, "16M particles build by coarse cell");
+    CHECK(fenns_plan_make(l, &i, &p16) == FENNS_SUCCESS && p16.by_cell && !fenns_plan_ranked(&p16),
+          "16M particles build by coarse cell, with no ranks");
+    CHECK(fenns_plan_ranked(&p4), "4M particles build by section with ranks");
 }
 
 /* radix: enough 4-bit passes for every key (absent particles' included),

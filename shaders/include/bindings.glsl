@@ -104,10 +104,17 @@ uint cell_end(uint c) {
 }
 // fenns places its particles one of two ways (the plan picks by the size of
 // the section table, fenns_plan.by_cell):
-// - by fine cell (section): the coarse count counts key k one entry on, so
-//   the scan leaves the start of k there and the reorder can place k's
-//   particles with that entry as its cursor, leaving the start of k + 1: no
-//   cursor array. section_order.comp then orders each section.
+// - by fine cell (section): the coarse count keeps what each particle's
+//   atomic returned, its place among its section's particles, with its key
+//   (ranks, below), and counts key k at k, so the scan leaves the start of k
+//   there and the reorder places each particle at its section's start plus
+//   its place, with no atomic of its own (fenns_plan_ranked). Where the
+//   coarse count uses its shared histogram (small tables), whose atomics
+//   return no place in the whole section, it counts key k one entry on
+//   instead, so the scan leaves the start of k there and the reorder places
+//   k's particles with that entry as its cursor, leaving the start of k + 1.
+//   Neither needs a cursor array. section_order.comp then orders each
+//   section.
 // - by coarse cell (places_by_cell): one counter per coarse cell (and one for
 //   the invalid particles), kept where the work table goes (free until the
 //   search work pass), counted one entry on as above, at COARSE_START(c + 1).
@@ -119,6 +126,11 @@ bool places_by_cell() { return pc.by_cell != 0u; }
 bool starts_are_cursors() { return pc.sections == FENNS_SECTIONS_FINE && pc.by_cell == 0u; }
 uint count_slot(uint k) { return starts_are_cursors() ? k + 1u : k; }
 #define COARSE_START(c) cells[pc.work_base + (c)]
+#endif
+#ifdef USE_RANKS
+// fenns by section (pc.mode 2 in the coarse count and the reorder): each
+// particle's key and its place among that key's particles.
+layout(std430, binding = FENNS_BINDING_RANKS) RANKS_ACCESS buffer Ranks { uvec2 ranks[]; };
 #endif
 #ifdef USE_CURSORS
 // Where the reorder places the next particle of each section (fenns_plan_scratch's cursors).

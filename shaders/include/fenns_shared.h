@@ -45,6 +45,9 @@
 #define FENNS_BINDING_SORT_LIST 12  /* fenns' order passes and section sort: what is left to the
                                        section sort (the build binds no scan there) */
 #define FENNS_BINDING_ORDER_LIST 13 /* fenns' cell orders: the cells left to the wide one */
+#define FENNS_BINDING_RANKS 13 /* fenns by section: each particle's section and place in it, from the
+                                  coarse count to the reorder (fenns_plan_ranked), in the sorted
+                                  particles' place (unused until the section order) */
 #define FENNS_BINDING_KERNEL_OUTPUT 12 /* vec4 per particle of a user kernel; the kernel
                                           search binds no scan, so it shares SCAN_OUT's */
 /* Point sets. A search binds the build whose particles are the candidates

@@ -222,11 +222,15 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         build_step(s, info, 1, "gather", radix_gather_step, 36u * n);
     } else {
         const uint64_t counted = fenns_plan_count_entries(&p->plan);
-        build_step(s, info, 1, "coarse count", coarse_count_step, 16u * n + 4u * counted);
+        /* Keeping ranks, the count writes 8 bytes a particle and the reorder
+         * reads them in place of its 16 (its pipeline may read positions, so
+         * it still declares them). */
+        const int ranked = fenns_plan_ranked(&p->plan);
+        build_step(s, info, 1, "coarse count", coarse_count_step, (ranked ? 24u : 16u) * n + 4u * counted);
         build_step(s, info, 0, "cell scan", cell_scan_step, 8u * counted);
         /* fenns' reorder advances its sections' or coarse cells' starts themselves. */
         if (!deterministic) build_step(s, info, 0, "cell cursors", cell_cursors_step, 12u * keys);
-        build_step(s, info, 1, "reorder", reorder_step, (deterministic ? 24u : 40u) * n);
+        build_step(s, info, 1, "reorder", reorder_step, (ranked ? 16u : deterministic ? 24u : 40u) * n);
         if (deterministic) {
             if (p->plan.by_cell) {
                 build_step(s, info, 1, "cell order", cell_order_step, 44u * n + 4u * keys);
