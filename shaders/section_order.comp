@@ -15,11 +15,21 @@
 // workgroup, the one whose chunk of positions holds its first entry: its
 // invocations read all entries before a barrier and write after it. A
 // section that starts in the chunk and runs past it (at most
-// FENNS_SMALL_SECTION entries) is finished by the chunk's first
-// invocations; the next chunk skips the entries before its first own
-// section, which it finds from its first entry (an atomic read: the
-// previous chunk may be permuting it, and every value it can see lies in
-// the same section; those permuting stores past the chunk are atomic too).
+// FENNS_SMALL_SECTION entries) is finished by the same workgroup: its last
+// size / 16 invocations (FENNS_SECTION_ORDER_CHUNK) rank the positions past the
+// chunk alongside the others (those of the next chunk's sections place
+// nothing), and a tail longer than that is ranked after a barrier. Every
+// invocation reads one position before the barrier, so no chain of loads
+// runs ahead of the others: an invocation that first found where the
+// chunk's own sections begin (the entry at its start, its particle, its
+// section's start) cost every workgroup a wait (H100, 4M particles: sph50
+// 0.164 -> 0.163 ms, in frame order 0.117 -> 0.106, dam 0.117 -> 0.101;
+// 1M 0.038 -> 0.034; run CE). The next chunk skips the entries before
+// its first own section, which each invocation tells from its section's
+// start. Entries a neighbouring workgroup may read or write meanwhile are
+// read and written by atomics: the chunk's first FENNS_SMALL_SECTION
+// positions (the previous chunk's last section may run into them, and it
+// ranks the first of them ahead) and those past the chunk.
 //
 // A section of more than FENNS_SMALL_SECTION particles (coincident ones, tight
 // clusters) is listed for section_sort.comp, one workgroup a listed section,
@@ -39,8 +49,11 @@
 #include "bindings.glsl"
 #include "grid.glsl"
 
-shared uint s_own_begin; // the chunk's first position in a section of its own
-shared uint s_own_end;   // one past its sections' last position (past the chunk: the last one's tail)
+shared uint s_own_end; // one past its sections' last position (past the chunk: the last one's tail)
+
+// The chunk of positions a workgroup orders (fenns_shared.h).
+uint chunk_size() { return FENNS_SECTION_ORDER_CHUNK(gl_WorkGroupSize.x); }
+uint ahead() { return gl_WorkGroupSize.x - chunk_size(); }
 
 // One sorted position's particle: where its record goes (NO_PLACE: not
 // this workgroup's, or a long section's).
@@ -51,20 +64,26 @@ struct placed {
     uint place;
 };
 
-// Reads position i's particle and ranks it in its section (reads only).
-placed rank_of(uint i, uint chunk, out uint section_end) {
+// Reads position i's particle and ranks it in its section (reads only):
+// placed where the section starts in the chunk [chunk, chunk_end) and is
+// short.
+placed rank_of(uint i, uint chunk, uint chunk_end, out uint section_end) {
     placed r;
-    r.original = perm[i];
+    bool shared_entry = i < chunk + FENNS_SMALL_SECTION || i >= chunk_end; // see above
+    r.original = shared_entry ? atomicOr(perm[i], 0u) : perm[i];
     r.p = load_position(r.original);
     uint key = particle_key(r.p);
     uint begin = KEY_START(key), end = KEY_START(key + 1u);
     section_end = end;
     r.place = NO_PLACE;
+    // A neighbouring chunk's section. (Its entries may be rewritten
+    // meanwhile, but only by others of the same section: any of them
+    // gives the same key.)
+    if (begin < chunk || begin >= chunk_end) return r;
     if (end - begin > FENNS_SMALL_SECTION) {
         if (i == begin) LIST_FOR(sort_list, sort, key); // once, by its first entry
         return r;
     }
-    if (begin < chunk) return r; // the previous chunk's section
     uint rank = 0u;
     for (uint j = begin; j < end; ++j) rank += perm[j] < r.original ? 1u : 0u;
     r.place = begin + rank;
@@ -72,42 +91,27 @@ placed rank_of(uint i, uint chunk, out uint section_end) {
 }
 
 // Writes a ranked particle (after the workgroup's reads).
-void place(placed r, uint chunk_end) {
+void place(placed r, uint chunk, uint chunk_end) {
     if (r.place == NO_PLACE) return;
-    if (r.place < chunk_end) perm[r.place] = r.original;
-    else atomicExchange(perm[r.place], r.original); // the next chunk may read it
+    if (r.place >= chunk + ahead() && r.place < chunk_end) perm[r.place] = r.original;
+    else atomicExchange(perm[r.place], r.original); // the previous chunk ranks ahead here; the next one reads its head
     store_sorted(r.place, uvec4(floatBitsToUint(r.p), r.original));
 }
 
 void main() {
-    uint t = gl_LocalInvocationIndex, chunk = linear_workgroup() * gl_WorkGroupSize.x;
-    uint chunk_end = chunk + gl_WorkGroupSize.x, n = particle_count(), i = chunk + t;
-    if (t == 0u) {
-        uint own = chunk;
-        if (chunk > 0u && chunk < n) {
-            uint key = particle_key(load_position(atomicOr(perm[chunk], 0u)));
-            if (KEY_START(key) < chunk) own = KEY_START(key + 1u);
-        }
-        s_own_begin = own;
-        s_own_end = chunk_end;
-    }
-    barrier();
+    uint t = gl_LocalInvocationIndex, size = chunk_size(), chunk = linear_workgroup() * size;
+    uint chunk_end = chunk + size, n = particle_count(), i = chunk + t; // past chunk_end: ranked ahead
     placed mine = placed(0u, vec3(0.0), NO_PLACE);
-    if (i >= s_own_begin && i < n) {
-        uint end;
-        mine = rank_of(i, chunk, end);
-        if (t == gl_WorkGroupSize.x - 1u && mine.place != NO_PLACE && end > chunk_end) s_own_end = end;
-    }
+    uint end = 0u;
+    if (i < n) mine = rank_of(i, chunk, chunk_end, end);
+    if (t == size - 1u) s_own_end = mine.place != NO_PLACE && end > chunk_end ? end : chunk_end;
     barrier();
-    // The tail of the chunk's last section, past the chunk.
+    // The rest of a tail longer than the positions ranked ahead.
     placed tail = placed(0u, vec3(0.0), NO_PLACE);
-    uint tail_i = chunk_end + t;
-    if (tail_i < s_own_end && tail_i < n) {
-        uint end;
-        tail = rank_of(tail_i, chunk, end);
-    }
+    uint tail_i = chunk_end + ahead() + t;
+    if (tail_i < s_own_end && tail_i < n) tail = rank_of(tail_i, chunk, chunk_end, end);
     memoryBarrierBuffer(); // every read of the permutation before any write
     barrier();
-    place(mine, chunk_end);
-    place(tail, chunk_end);
+    place(mine, chunk, chunk_end);
+    place(tail, chunk, chunk_end);
 }

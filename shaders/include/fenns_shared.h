@@ -105,6 +105,9 @@
  * or more): the order pass finishes a section that runs past its chunk one
  * entry an invocation. */
 #define FENNS_SMALL_SECTION 64u
+/* section_order.comp: the positions a workgroup of `size` invocations orders;
+ * the rest rank the first positions past them ahead (size / 16 of them). */
+#define FENNS_SECTION_ORDER_CHUNK(size) ((size) - (size) / 16u)
 #define FENNS_FINE_REACH_MAX 2 /* fine cells searched on each side of a query's */
 #define FENNS_LOCAL_DIM_MAX (FENNS_FINE_SPLIT_MAX + 2 * FENNS_FINE_REACH_MAX) /* local grid per axis */
 

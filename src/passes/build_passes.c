@@ -239,8 +239,9 @@ void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenn
     bind_work_lists(&b, f);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.gpu_count = fenns__uses_gpu_count(f); /* particle_count() */
-    /* One invocation per sorted position (absent ones included). */
-    fenns__dispatch(cmd, p, FENNS_PASS_section_order, &b, &pc, groups_for(p, f->n));
+    /* A workgroup per chunk of sorted positions (absent ones included). */
+    uint64_t chunk = FENNS_SECTION_ORDER_CHUNK(p->plan.workgroup_size);
+    fenns__dispatch(cmd, p, FENNS_PASS_section_order, &b, &pc, (f->n + chunk - 1u) / chunk);
 }
 
 void fenns__pass_cell_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
