@@ -380,7 +380,8 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
     if (plan->sections == FENNS_SECTIONS_PAPER) {
         uint32_t reach = density * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;
         h = (float)plan->cell_margins * margin;
-        if (plan->grid_size) h = fmaxf(h, fmaxf(extent[0], fmaxf(extent[1], extent[2])) / (float)plan->grid_size);
+        if (plan->grid_size) /* a hair under, as grid_sizing.glsl says why */
+            h = fmaxf(h, fmaxf(extent[0], fmaxf(extent[1], extent[2])) / (float)plan->grid_size * (1.0f - 1.0f / 1048576.0f));
         widest = fmaxf(h, ((float)plan->fine_max / (float)reach - 2.0f) * margin);
     } else {
         uint32_t reach = density * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;

@@ -302,6 +302,25 @@ static void check_grid_size(void) {
         fenns_plan_scratch(&p, 4194304u, &s);
         CHECK(s.cells.size <= desktop.max_storage_buffer_range, "grid_size: cell tables past the binding range");
     }
+    /* Exactly grid_size cells along the longest axis, for boxes whose
+     * extent over the count does not divide evenly in floats (the edge is
+     * a hair under it, so a division that rounds down still gives the
+     * count: NVIDIA's gave 5 of 6 for [-0.1, 1.1]). */
+    const float boxes[][3] = {{-0.1f, 1.1f, 700}, {0.0f, 0.3f, 700}, {-7.3f, 12.9f, 700},
+                              {1000.1f, 1000.7f, 600}}; /* the last: up to cells of a margin (1000.7 / 2^20) */
+    for (size_t b = 0; b < sizeof boxes / sizeof *boxes; ++b)
+        for (uint32_t g = 1; g <= (uint32_t)boxes[b][2]; ++g) {
+            fenns_pipeline_create_info flat = info_for(1e-6f, 1024u);
+            flat.method = FENNS_METHOD_COUNTING;
+            flat.grid_size = g;
+            flat.domain_min[0] = boxes[b][0], flat.domain_max[0] = boxes[b][1];
+            flat.domain_min[1] = flat.domain_min[2] = 0.0f;
+            flat.domain_max[1] = flat.domain_max[2] = 1e-6f;
+            int made = fenns_plan_make(&desktop, &flat, &p) == FENNS_SUCCESS;
+            CHECK(made && p.coarse_dims[0] == g && p.coarse_dims[1] == 1u,
+                  "grid_size %u in [%g, %g]: dims %u x %u", g, (double)boxes[b][0], (double)boxes[b][1],
+                  made ? p.coarse_dims[0] : 0u, made ? p.coarse_dims[1] : 0u);
+        }
     i.method = FENNS_METHOD_COUNTING;
     i.grid_size = 40; /* cells of 4.5, wider than the margin */
     CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS && p.coarse_dims[0] == 40 && p.cell_capacity == 64000u,

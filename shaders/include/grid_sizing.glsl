@@ -214,8 +214,13 @@ void setup_grid(uint requested, float seen_density) {
         // cells at least one margin wide (octant: two, Morillo's 2R).
         h = float(max(pc.mode, 1u)) * margin;
         // grid_size: the caller's cell count along the longest axis (the
-        // paper's baseline grids), never below the method's own edge.
-        if (pc.grid_size != 0u) h = max(h, max(extent.x, max(extent.y, extent.z)) / float(pc.grid_size));
+        // paper's baseline grids), never below the method's own edge. The
+        // edge is a hair (2^-20) under the axis over grid_size, so that
+        // dims_for's division gives grid_size however it rounds: NVIDIA's
+        // approximate division made 1.2 / (1.2 / 6) 5.99999, 5 cells
+        // (test_per_frame). fenns_plan_coarse_dims does the same.
+        if (pc.grid_size != 0u)
+            h = max(h, max(extent.x, max(extent.y, extent.z)) / float(pc.grid_size) * (1.0 - 1.0 / 1048576.0));
         // Half-margin fine cells pay off only where a margin^3 holds several particles.
         reach = density * margin * margin * margin >= 4.0 ? pc.fine_reach : 1u;
         widest = max(h, (float(pc.fine_max) / float(reach) - 2.0) * margin);
