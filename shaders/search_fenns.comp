@@ -10,6 +10,8 @@ layout(constant_id = 1) const uint LOCAL_CELLS = 729; // FENNS_LOCAL_DIM_MAX^3
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #define USE_CELLS
+#define USE_WORK_ITEMS
+#define SEARCH_WORK_ITEM
 #define CELLS_ACCESS readonly
 #define USE_SORTED
 #define USE_CANDIDATES
@@ -28,7 +30,11 @@ layout(constant_id = 1) const uint LOCAL_CELLS = 729; // FENNS_LOCAL_DIM_MAX^3
 
 void main() {
     work_item w;
-    if (!find_work(w)) return;
+    // The list fill finds its item itself (search_work_item says why).
+    bool found;
+    if (COUNT_ONLY == 1u) found = find_work(w);
+    else found = search_work_item(w);
+    if (!found) return;
     uint q = w.query_begin + gl_LocalInvocationIndex;
     if (w.cell == pc.cell_capacity) {
         if (q < w.query_end) finish_invalid(q);

@@ -22,6 +22,7 @@ layout(constant_id = 6) const uint KERNEL_METHOD = 0; // fenns_method: 0 fenns, 
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #define USE_CELLS
+#define USE_WORK_ITEMS
 #define CELLS_ACCESS readonly
 #define USE_SORTED
 #define USE_CANDIDATES

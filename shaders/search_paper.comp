@@ -11,6 +11,7 @@ layout(constant_id = 1) const uint FINE_CELLS = 1025; // fine_max^3 + 1
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #define USE_CELLS
+#define USE_WORK_ITEMS
 #define CELLS_ACCESS readonly
 #define USE_SORTED
 #define USE_PERM

@@ -15,12 +15,21 @@
 // holding the total writes the dispatch. (The items per cell, a device-wide
 // scan of them and the dispatch had taken five dispatches: H100, 4M
 // particles, 0.029 ms.)
+//
+// The second dispatch also lists the work items themselves (WORK_ITEM: each
+// one's cell and queries), so a search workgroup reads its item in one load
+// instead of searching the WORK_START table (search_common.glsl's
+// find_work): a block's items are consecutive, and its invocations write
+// them together, each finding its item's cell among the block's in shared
+// memory. Not with PARTICLE_WORK, whose searches take no items.
 #include "header.glsl"
 layout(constant_id = 2) const uint PARTICLE_WORK = 0;
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #define USE_CELLS
 #define CELLS_ACCESS
+#define USE_WORK_ITEMS
+#define WORK_ITEMS_ACCESS writeonly
 #include "bindings.glsl"
 #define FENNS_POSTED_SUMS
 #include "scan.glsl"
@@ -31,6 +40,30 @@ layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer WorkSums { uint work_su
 // invalid particles' (e == pc.cell_capacity), or n (the total's entry, and
 // past it).
 uint bound(uint e) { return e <= pc.cell_capacity ? cell_begin(e) : pc.n; }
+
+// The block's entries: each one's first work item (past the entries: none)
+// and where its particles begin, and where the block's last one's end.
+// (Sized for the largest workgroup: plans count shared memory from the
+// SPIR-V's constants.)
+#define BLOCK_ENTRIES (gl_WorkGroupSize.x * FENNS_SCAN_ITEMS)
+shared uint s_item_start[FENNS_MAX_WORKGROUP * FENNS_SCAN_ITEMS];
+shared uint s_bound[FENNS_MAX_WORKGROUP * FENNS_SCAN_ITEMS + 1u];
+
+// Writes work items [begin, end), the block's, whose entries start at
+// `first`: each invocation a share, finding its item's entry by a binary
+// search of the block's item starts.
+void list_items(uint first, uint begin, uint end) {
+    for (uint id = begin + gl_LocalInvocationIndex; id < end; id += gl_WorkGroupSize.x) {
+        uint lo = 0u, hi = BLOCK_ENTRIES; // the last entry whose items start at or before id
+        while (hi - lo > 1u) {
+            uint mid = (lo + hi) / 2u;
+            if (s_item_start[mid] <= id) lo = mid;
+            else hi = mid;
+        }
+        uint query_begin = s_bound[lo] + (id - s_item_start[lo]) * pc.mode;
+        WORK_ITEM(id) = uvec4(first + lo, query_begin, s_bound[lo + 1u], 0u);
+    }
+}
 
 void main() {
     uint block = linear_workgroup(), t = gl_LocalInvocationIndex;
@@ -61,7 +94,19 @@ void main() {
         if (t == 0u) work_sums[block] = block_total;
         return;
     }
-    run += posted_workgroup_sum(); // the items of every block before
+    uint block_begin = posted_workgroup_sum(); // the items of every block before
+    run += block_begin;
+    if (PARTICLE_WORK == 0u) {
+        uint at = run;
+        for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
+            // The total's entry and those past it have no items: they
+            // start none that list_items can find.
+            s_item_start[t * FENNS_SCAN_ITEMS + k] = first + k < entries - 1u ? at : 0xFFFFFFFFu;
+            s_bound[t * FENNS_SCAN_ITEMS + k] = b[k];
+            at += items[k];
+        }
+        if (t == gl_WorkGroupSize.x - 1u) s_bound[BLOCK_ENTRIES] = b[FENNS_SCAN_ITEMS];
+    }
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
         uint e = first + k;
         if (e >= entries) break;
@@ -74,5 +119,9 @@ void main() {
             prm.invalid_count = KEY_START(section_keys()) - KEY_START(section_keys() - 1u);
         }
         run += items[k];
+    }
+    if (PARTICLE_WORK == 0u) {
+        barrier();
+        list_items(block * BLOCK_ENTRIES, block_begin, block_begin + block_total);
     }
 }

@@ -18,14 +18,20 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 #define SCAN_SHARED (4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP) + 4u) /* and the u64 scan's flag */
 /* fenns: local cell starts and counts, 27 neighbour keys. */
 #define LOCAL_CELLS_MAX (FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX)
-#define WORK_SHARED 4u /* search_common.glsl's find_work */
+#define WORK_SHARED 4u /* search_common.glsl's search_work_item */
 static uint32_t search_fenns_shared(void) { return 4u * 2u * LOCAL_CELLS_MAX + 4u * 27u + SCAN_SHARED + WORK_SHARED; }
 /* counting: 27 neighbour keys (and the unused one-cell local grid of the walk's shared code). */
 static uint32_t search_counting_shared(void) { return 4u * 2u + 4u * 27u + SCAN_SHARED; }
 /* fenns-paper: the fine grid, per query slot its record (16 bytes), count,
  * list base (8) and room, and the loop-limit flag (local_grid_paper.glsl). */
 static uint32_t search_paper_shared(uint32_t fine_cells) {
-    return 4u * fine_cells + (16u + 4u + 8u + 4u) * FENNS_MAX_WORKGROUP + 4u + SCAN_SHARED + WORK_SHARED;
+    return 4u * fine_cells + (16u + 4u + 8u + 4u) * FENNS_MAX_WORKGROUP + 4u + SCAN_SHARED;
+}
+
+/* search_work: a block's entries (of the largest workgroup), their first
+ * work items and bounds; the scan's totals and posted sums. */
+static uint32_t search_work_shared(void) {
+    return 4u * (2u * FENNS_MAX_WORKGROUP * FENNS_SCAN_ITEMS + 1u) + SCAN_SHARED + 4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP);
 }
 
 /* section_sort (and list_sort, less): (value, section) pairs, a cell's
@@ -173,7 +179,15 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
      * the work table's two extra entries. */
     uint32_t cursor_arrays = fenns_plan_cursor_arrays(out->method);
     uint64_t table_words = limits->max_storage_buffer_range / 4u;
-    uint64_t by_range = (table_words - (1u + cursor_arrays) - 130u) / ((1u + cursor_arrays) * out->sections + 1u);
+    /* fenns and fenns-paper: the work items too, 4 words for each cell (and
+     * the invalid particles' entry) and each workgroup of particles, 4 more
+     * to align them (fenns_plan_work_items). */
+    int items = !fenns_plan_walks_particles(out->method);
+    uint64_t item_words = items ? 4u * ((uint64_t)info->max_particles / out->workgroup_size + 3u) : 0u;
+    uint64_t fixed_words = (1u + cursor_arrays) + 130u + item_words;
+    uint64_t by_range = table_words > fixed_words
+                            ? (table_words - fixed_words) / ((1u + cursor_arrays) * out->sections + 1u + (items ? 4u : 0u))
+                            : 0u;
     if (cells > by_range) cells = by_range;
     if (info->grid_size) {
         /* The paper's baseline grid: every cell of the caller's box in the table. */
@@ -220,6 +234,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     if (out->shared_histogram && 4u * fenns_plan_count_entries(out) > shared_max) shared_max = 4u * fenns_plan_count_entries(out);
     if (cell_order_shared(out->order_capacity) > shared_max) shared_max = cell_order_shared(out->order_capacity);
     if (section_sort_shared(sort_capacity) > shared_max) shared_max = section_sort_shared(sort_capacity);
+    if (search_work_shared() > shared_max) shared_max = search_work_shared();
     out->shared_bytes_max = shared_max;
 
     /* Grid-stride passes: enough workgroups to fill a large GPU, few enough
@@ -253,6 +268,15 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
 
 uint32_t fenns_plan_cursor_arrays(fenns_method m) {
     return m == FENNS_METHOD_FENNS || m == FENNS_METHOD_RADIX ? 0u : 2u;
+}
+
+uint64_t fenns_plan_work_items(const fenns_plan *plan, uint32_t particle_count) {
+    if (fenns_plan_walks_particles(plan->method)) return 0;
+    /* Entry e (a cell, or the invalid particles) has ceil(m_e / wg) items:
+     * at most m_e / wg + 1 where it has particles, none where it has none. */
+    uint64_t n = particle_count, entries = (uint64_t)plan->cell_capacity + 1u;
+    uint64_t most = n / plan->workgroup_size + (n < entries ? n : entries);
+    return most ? most : 1u;
 }
 
 uint32_t fenns_plan_count_entries(const fenns_plan *plan) {
@@ -323,7 +347,10 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     out->r.size = (bytes);                \
     at = align_up(at + out->r.size, align);
     FENNS_REGION_(params, sizeof(fenns_gpu_params))
-    FENNS_REGION_(cells, 4u * ((uint64_t)plan->work_base + plan->cell_capacity + 2u))
+    /* The cell tables, then (fenns, fenns-paper) the search's work items. */
+    uint64_t items = fenns_plan_work_items(plan, particle_count);
+    uint64_t items_base = FENNS_WORK_ITEMS_BASE((uint64_t)plan->work_base, plan->cell_capacity);
+    FENNS_REGION_(cells, items ? 4u * (items_base + 4u * items) : 4u * ((uint64_t)plan->work_base + plan->cell_capacity + 2u))
     FENNS_REGION_(perm, 4u * (n ? n : 1u))
     /* Work lists. The section sort's: by section, sections of more than
      * FENNS_SMALL_SECTION particles; by cell, runs of the sections of cells of

@@ -64,7 +64,7 @@ typedef struct fenns_plan {
 /* Scratch layout for n particles. */
 typedef struct fenns_scratch_plan {
     fenns_region params;      /* fenns_gpu_params */
-    fenns_region cells;       /* work_base + cell_capacity + 2 u32 */
+    fenns_region cells;       /* work_base + cell_capacity + 2 u32; fenns, fenns-paper: then the work items */
     fenns_region perm;        /* n u32 */
     fenns_region sort_list;   /* fenns: the sections or runs of sections left to the section
                                  sort, one u32 each (size 0 otherwise) */
@@ -95,6 +95,12 @@ uint32_t fenns_plan_cursor_arrays(fenns_method m);
  * (and one for the invalid particles; cell_order.comp then orders every
  * cell by fine cell), all else one per section key. */
 uint32_t fenns_plan_count_entries(const fenns_plan *plan);
+
+/* fenns and fenns-paper: the most work items a build of particle_count
+ * particles lists for its search (search_work.comp), 16 bytes each after
+ * the work table (FENNS_WORK_ITEMS_BASE); 0 for the other methods, whose
+ * searches take none. */
+uint64_t fenns_plan_work_items(const fenns_plan *plan, uint32_t particle_count);
 
 /* Whether the coarse count keeps each particle's key and its place among
  * the key's particles (what its atomic returned) for the reorder, which

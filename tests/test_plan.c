@@ -403,7 +403,15 @@ static void check_scratch(void) {
         CHECK(s.sorted.size == 16u * n && s.perm.size == 4u * n, "n-sized regions");
         /* fenns keeps no cursors: its reorder advances the section starts. */
         CHECK(s.cursors.size == 0, "fenns has no cursors");
-        CHECK(s.cells.size == 4u * ((uint64_t)p.work_base + p.cell_capacity + 2u), "cell tables");
+        /* The cell tables, then the search's work items: room for a cell
+         * per particle (up to the cells and the invalid particles' entry)
+         * and for one particle cell holding all n. */
+        uint64_t items = fenns_plan_work_items(&p, ns[k]);
+        uint64_t entries = (uint64_t)p.cell_capacity + 1u;
+        CHECK(items >= (n < entries ? n : entries) && items >= (n + p.workgroup_size - 1u) / p.workgroup_size,
+              "%llu work items for %llu particles", (unsigned long long)items, (unsigned long long)n);
+        CHECK(s.cells.size == 4u * (FENNS_WORK_ITEMS_BASE((uint64_t)p.work_base, p.cell_capacity) + 4u * items),
+              "cell tables and work items");
         CHECK(s.params.size == sizeof(fenns_gpu_params), "params");
     }
     CHECK(fenns_plan_scan_sums_bytes(&p, 1000) == 256, "one block needs no sums level");

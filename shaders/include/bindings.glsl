@@ -126,6 +126,14 @@ bool places_by_cell() { return pc.by_cell != 0u; }
 bool starts_are_cursors() { return pc.sections == FENNS_SECTIONS_FINE && pc.by_cell == 0u; }
 uint count_slot(uint k) { return starts_are_cursors() ? k + 1u : k; }
 #define COARSE_START(c) cells[pc.work_base + (c)]
+#ifdef USE_WORK_ITEMS
+#ifndef WORK_ITEMS_ACCESS
+#define WORK_ITEMS_ACCESS readonly
+#endif
+// The search's work items (fenns_shared.h), written by the search work pass.
+layout(std430, binding = FENNS_BINDING_CELLS) WORK_ITEMS_ACCESS buffer WorkItems { uvec4 work_items[]; };
+#define WORK_ITEM(i) work_items[FENNS_WORK_ITEMS_BASE(pc.work_base, pc.cell_capacity) / 4u + (i)]
+#endif
 #endif
 #ifdef USE_RANKS
 // fenns by section (pc.mode 2 in the coarse count and the reorder): each

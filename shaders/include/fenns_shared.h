@@ -105,6 +105,11 @@
  * or more): the order pass finishes a section that runs past its chunk one
  * entry an invocation. */
 #define FENNS_SMALL_SECTION 64u
+/* fenns and fenns-paper: the search's work items, one uvec4 each (its coarse
+ * cell, first and one-past-last sorted query), lie in the cell tables from
+ * u32 index FENNS_WORK_ITEMS_BASE on: after the work table's C + 2 entries,
+ * 16-byte aligned. */
+#define FENNS_WORK_ITEMS_BASE(work_base, cell_capacity) (((work_base) + (cell_capacity) + 2u + 3u) / 4u * 4u)
 /* section_order.comp: the positions a workgroup of `size` invocations orders;
  * the rest rank the first positions past them ahead (size / 16 of them). */
 #define FENNS_SECTION_ORDER_CHUNK(size) ((size) - (size) / 16u)

@@ -9,14 +9,44 @@ struct work_item {
     uint query_end;   // one past the cell's last particle
 };
 
-// Work items are the scanned WORK_START table; returns false past the end.
-// The workgroup finds its cell together (kary_search.glsl: three rounds of
-// one load where a binary search takes ~16 dependent loads; H100, 4M
-// particles: the sparse scenes' counting search 0.64 -> 0.61 ms, sph50 1.78
-// -> 1.76). Every invocation must call it (it has barriers).
+#ifdef USE_WORK_ITEMS
+// The workgroup's work item, as the search work pass listed it (WORK_ITEM);
+// false past the end. One load, with the item count beside it, where each
+// workgroup had found its cell among the scanned WORK_START table itself
+// (search_work_item, below) and then loaded the cell's bounds (H100, 4M
+// particles, counts search: s1 r=0.2 0.328 -> 0.303 ms, s3 r=0.3 0.322 ->
+// 0.293, sph50 1.400 -> 1.379, 16M 5.617 -> 5.496; SPH-kernel search sph50
+// 1.659 -> 1.623; run CG).
+bool find_work(out work_item w) {
+    uint id = linear_workgroup();
+    // A dispatch of one row (workgroup_rows: up to 65535 items) has an item
+    // for every workgroup, so the item is loaded at once; a longer one's
+    // last row runs past the items, and the table's room.
+    bool one_row = gl_NumWorkGroups.y == 1u && gl_NumWorkGroups.z == 1u;
+    if (!one_row && id >= WORK_START(cell_count_with_invalid())) return false;
+    uvec4 item = WORK_ITEM(id);
+    if (one_row && id >= WORK_START(cell_count_with_invalid())) return false;
+    w.cell = item.x;
+    w.query_begin = item.y;
+    w.query_end = item.z;
+    return true;
+}
+#endif
+
+// The same item, found by the workgroup among the scanned WORK_START table
+// (kary_search.glsl: three rounds of one load where a binary search takes
+// ~16 dependent loads). Every invocation must call it (it has barriers).
+// fenns' list fill takes its items so: with them listed, its dense sets
+// filled slower, however it still found them (H100, fill sph50 4M 2.980 ->
+// 3.022 ms, in frame order 2.657 -> 2.846, cluster 3.90 -> 4.13, 16M 13.23
+// -> 13.87; a barrier after the listed item's load as slow), though the
+// searching took about as long as in the counts search, where it was
+// dropped (run CG). (Declared where a search defines SEARCH_WORK_ITEM, so
+// that the others hold no shared word for it.)
+#ifdef SEARCH_WORK_ITEM
 #include "kary_search.glsl"
 shared uint s_work_cell;
-bool find_work(out work_item w) {
+bool search_work_item(out work_item w) {
     uint id = linear_workgroup();
     uint cell_total = cell_count_with_invalid();
     if (id >= WORK_START(cell_total)) return false;
@@ -28,6 +58,7 @@ bool find_work(out work_item w) {
     w.query_end = cell_end(lo);
     return true;
 }
+#endif
 
 // Where a particle's outputs go, and how lists name it: its original index,
 // or with FENNS_OUTPUT_SORTED_ORDER its sorted position.
