@@ -96,21 +96,15 @@ void main() {
     }
     uint block_begin = posted_workgroup_sum(); // the items of every block before
     run += block_begin;
-    if (PARTICLE_WORK == 0u) {
-        uint at = run;
-        for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
-            // The total's entry and those past it have no items: they
-            // start none that list_items can find.
-            s_item_start[t * FENNS_SCAN_ITEMS + k] = first + k < entries - 1u ? at : 0xFFFFFFFFu;
-            s_bound[t * FENNS_SCAN_ITEMS + k] = b[k];
-            at += items[k];
-        }
-        if (t == gl_WorkGroupSize.x - 1u) s_bound[BLOCK_ENTRIES] = b[FENNS_SCAN_ITEMS];
-    }
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
         uint e = first + k;
-        if (e >= entries) break;
-        WORK_START(e) = run;
+        if (PARTICLE_WORK == 0u) {
+            // The total's entry and those past it have no items: they
+            // start none that list_items can find.
+            s_item_start[t * FENNS_SCAN_ITEMS + k] = e < entries - 1u ? run : 0xFFFFFFFFu;
+            s_bound[t * FENNS_SCAN_ITEMS + k] = b[k];
+        }
+        if (e < entries) WORK_START(e) = run;
         if (e == entries - 1u) { // the total's entry: the search's dispatch, the invalid particles
             uvec3 rows = workgroup_rows(run);
             prm.dispatch_x = rows.x;
@@ -118,8 +112,9 @@ void main() {
             prm.dispatch_z = rows.z;
             prm.invalid_count = KEY_START(section_keys()) - KEY_START(section_keys() - 1u);
         }
-        run += items[k];
+        run += items[k]; // none from the total's entry on
     }
+    if (PARTICLE_WORK == 0u && t == gl_WorkGroupSize.x - 1u) s_bound[BLOCK_ENTRIES] = b[FENNS_SCAN_ITEMS];
     if (PARTICLE_WORK == 0u) {
         barrier();
         list_items(block * BLOCK_ENTRIES, block_begin, block_begin + block_total);
