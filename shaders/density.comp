@@ -1,15 +1,17 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// fenns, sparse sets only (grid setup asks for it): the density the
-// particles see. A sample of every prm.density_stride-th particle is
-// counted into a histogram of bins as wide as the widest fine cell, hashed
-// into pc.count_in slots; the sum over the sampled particles of their
-// slot's count (each slot's count squared, from the atomics' returns) over
-// their number is the count the average particle sees. The last workgroup
-// to finish sizes the grid again with it (grid_sizing.glsl): fine cells
-// grow past two margins only where the particles are spread out at that
-// scale, not where they crowd in clusters (bins sharing a slot only make
-// the set look more crowded than it is).
+// fenns, where fine cells sized by the average density would be wider than
+// a margin (grid setup asks for it): the density the particles see. A
+// sample of every prm.density_stride-th particle is counted into a
+// histogram of bins as wide as the widest fine cell, hashed into
+// pc.count_in slots; the sum over the sampled particles of their slot's
+// count (each slot's count squared, from the atomics' returns) over their
+// number is the count the average particle sees. The last workgroup to
+// finish sizes the grid again with it (grid_sizing.glsl): fine cells grow
+// past two margins only where the particles are spread out at that scale,
+// and shrink toward the particles' own spacing where they crowd in
+// clusters (bins sharing a slot only make the set look more crowded than
+// it is).
 #include "header.glsl"
 #define USE_POSITIONS
 #define USE_PARAMS
@@ -23,10 +25,10 @@ layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer DensityBins { uint bins
 #include "grid_sizing.glsl"
 
 shared bool s_last;
-shared float s_seen_density; // the last workgroup's finding; 0: the first grid stands
+shared float s_seen_density; // the last workgroup's finding; 0: none (no valid particle)
 
 // The density the average particle sees, from the totals (the last
-// workgroup, after every other's atomics); 0 where the first grid stands.
+// workgroup, after every other's atomics); 0 where no particle was sampled.
 float seen_density() {
     memoryBarrierBuffer();
     uint samples = atomicAdd(prm.density_samples, 0u);
@@ -38,9 +40,7 @@ float seen_density() {
     float mean = sum / float(samples);
     float others = max(mean - 1.0 - float(samples) / float(pc.count_in), 0.0) * float(prm.density_stride);
     vec3 edge = density_bin_edge();
-    float seen = (others + 1.0) / (edge.x * edge.y * edge.z);
-    // Crowded at two margins' scale (clusters): the first grid stands.
-    return pow(FENNS_SEEN_PER_CELL / seen, 1.0 / 3.0) > 2.0 * prm.margin ? seen : 0.0;
+    return (others + 1.0) / (edge.x * edge.y * edge.z);
 }
 
 void main() {
@@ -77,6 +77,9 @@ void main() {
     if (!s_last) return;
     if (t == 0u) s_seen_density = seen_density();
     barrier();
-    // Its whole workgroup sizes the grid (setup_grid's searches).
-    if (s_seen_density > 0.0) setup_grid(prm.requested_count, s_seen_density); // the count grid setup read
+    // Its whole workgroup sizes the grid again (setup_grid's searches),
+    // where the seen density changes it (the bounds grid setup left).
+    float density = s_seen_density;
+    if (density > 0.0 && (density < prm.density_resize_below || density > prm.density_resize_above))
+        setup_grid(prm.requested_count, density); // the count grid setup read
 }

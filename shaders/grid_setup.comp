@@ -1,8 +1,9 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Turns the domain into the coarse and fine grids of this build
-// (grid_sizing.glsl; the first workgroup), and for a sparse fenns set asks
-// for the density pass, which sizes them once more. Every invocation also
+// (grid_sizing.glsl; the first workgroup), and for a fenns set whose fine
+// cells would be wider than a margin asks for the density pass, which
+// sizes them once more. Every invocation also
 // zeroes the entries the coarse count counts into (the cell tables, or
 // fenns' coarse-cell counters where it places by coarse cell) and the
 // density pass's histogram: here rather than as fills of their own, they

@@ -313,7 +313,7 @@ uint32_t fenns_plan_density_bins(const fenns_plan *plan, uint32_t n) {
     return bins < (UINT64_C(1) << 20) ? (uint32_t)bins : (UINT32_C(1) << 20);
 }
 
-int fenns_plan_may_be_sparse(fenns_method method, float radius, int user_domain, const float min[3],
+int fenns_plan_may_ask_density(fenns_method method, float radius, int user_domain, const float min[3],
                              const float max[3], uint32_t particles) {
     if (method != FENNS_METHOD_FENNS) return 0;
     if (!user_domain || particles == 0) return 1;
@@ -322,7 +322,7 @@ int fenns_plan_may_be_sparse(fenns_method method, float radius, int user_domain,
         double extent = (double)max[a] - (double)min[a];
         volume *= extent > r ? extent : r;
     }
-    return cbrt(1.5 * volume / particles) > 2.0 * r;
+    return cbrt(FENNS_FINE_SPACING_PARTICLES * volume / particles) > r;
 }
 
 uint32_t fenns_plan_scan_block(const fenns_plan *plan) { return plan->workgroup_size * FENNS_SCAN_ITEMS; }
@@ -412,7 +412,7 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
         widest = fmaxf(h, ((float)plan->fine_max / (float)reach - 2.0f) * margin);
     } else {
         uint32_t reach = density * margin * margin * margin >= 4.0f ? plan->fine_reach : 1u;
-        float fine = fmaxf(margin / (float)reach, fminf(powf(1.5f / fmaxf(density, 1e-30f), 1.0f / 3.0f), 2.0f * margin));
+        float fine = fmaxf(margin / (float)reach, fminf(powf((float)FENNS_FINE_SPACING_PARTICLES / fmaxf(density, 1e-30f), 1.0f / 3.0f), 2.0f * margin));
         if (reach == 2u && fine > 0.6f * margin) {
             reach = 1u;
             fine = fmaxf(fine, margin);

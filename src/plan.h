@@ -116,12 +116,13 @@ int fenns_plan_ranked(const fenns_plan *plan);
  * 2^20; 0 for the other methods. */
 uint32_t fenns_plan_density_bins(const fenns_plan *plan, uint32_t n);
 
-/* Whether a fenns build of at most `particles` particles (or a grid sized
- * for that many) of this radius may be sparse enough for grid setup to ask
- * for the density pass: where the caller gives the box (min, max), a
- * spacing of at most two radii at that count rules it out (the GPU compares
- * with two margins, each at least the radius); without a box, always. */
-int fenns_plan_may_be_sparse(fenns_method method, float radius, int user_domain, const float min[3],
+/* Whether grid setup may ask a fenns build of at most `particles` particles
+ * (or a grid sized for that many) of this radius for the density pass,
+ * which it does where fine cells would be wider than a margin: where the
+ * caller gives the box (min, max), a spacing (FENNS_FINE_SPACING_PARTICLES
+ * a cell) of at most the radius rules it out (the GPU compares with the
+ * margin, at least the radius); without a box, always. */
+int fenns_plan_may_ask_density(fenns_method method, float radius, int user_domain, const float min[3],
                              const float max[3], uint32_t particles);
 
 /* fenns builds by coarse cell from this many section keys on (about one a

@@ -468,11 +468,14 @@ static void check_density_pass(void) {
               fenns_plan_density_bins(&p, 1u << 24) == (1u << 20),
           "density slots");
     float lo[3] = {0, 0, 0}, hi[3] = {100, 100, 100};
-    /* 10^6 in 100^3 at r = 1: spacing 1.14 <= 2 r. 10^4 there: 5.3 > 2 r. */
-    CHECK(!fenns_plan_may_be_sparse(FENNS_METHOD_FENNS, 1.0f, 1, lo, hi, 1000000u), "dense in the caller's box");
-    CHECK(fenns_plan_may_be_sparse(FENNS_METHOD_FENNS, 1.0f, 1, lo, hi, 10000u), "sparse in the caller's box");
-    CHECK(fenns_plan_may_be_sparse(FENNS_METHOD_FENNS, 1.0f, 0, lo, hi, 1000000u), "no box: the GPU decides");
-    CHECK(!fenns_plan_may_be_sparse(FENNS_METHOD_COUNTING, 1.0f, 0, lo, hi, 10000u), "fenns only");
+    /* Spacings at 1.5 particles a cell in 100^3, r = 1: 2 * 10^6, 0.91 <= r;
+     * 10^6, 1.14 > r (fine cells past a margin: the sample tells whether
+     * the set is crowded); 10^4, 5.3 > 2 r (sparse). */
+    CHECK(!fenns_plan_may_ask_density(FENNS_METHOD_FENNS, 1.0f, 1, lo, hi, 2000000u), "dense in the caller's box");
+    CHECK(fenns_plan_may_ask_density(FENNS_METHOD_FENNS, 1.0f, 1, lo, hi, 1000000u), "cells past a margin in the caller's box");
+    CHECK(fenns_plan_may_ask_density(FENNS_METHOD_FENNS, 1.0f, 1, lo, hi, 10000u), "sparse in the caller's box");
+    CHECK(fenns_plan_may_ask_density(FENNS_METHOD_FENNS, 1.0f, 0, lo, hi, 1000000u), "no box: the GPU decides");
+    CHECK(!fenns_plan_may_ask_density(FENNS_METHOD_COUNTING, 1.0f, 0, lo, hi, 10000u), "fenns only");
     p.method = FENNS_METHOD_FENNS_PAPER;
     CHECK(fenns_plan_density_bins(&p, 1000) == 0, "no density slots for fenns-paper");
 }

@@ -614,8 +614,34 @@ static void check_sparse_cells_grow(void) {
     free(s.xyz);
 }
 
+/* fenns: a crowded set in the caller's box (half its particles uniform,
+ * half in eight Gaussian blobs 100 times as dense), whose average density
+ * (about one particle a unit cube) would give fine cells 1.14 radii wide
+ * (1.16 on the grid). The density pass sees the crowds, and the fine cells
+ * shrink to about a margin (1.05 on the grid, which the cell tables bound).
+ * Exact. */
+static void check_crowded_cells_shrink(void) {
+    if (g_method != FENNS_METHOD_FENNS) return;
+    scene s;
+    scene_init(&s, "200K-crowded-r1", 200000u);
+    fenns_scene_clusters(s.xyz, s.n, 58.0f, 7u);
+    s.radius = 1.0f;
+    s.user_domain = 1;
+    for (int a = 0; a < 3; ++a) s.domain_min[a] = 0.0f, s.domain_max[a] = 58.0f;
+    fenns_status st;
+    memset(&st, 0, sizeof st);
+    check_host_search_status(&s, &st);
+    for (int a = 0; a < 3; ++a) {
+        float fine = st.fine_split ? coarse_edge(&st, a) / (float)st.fine_split : 0.0f;
+        CHECK(fine > 0.0f && fine < 1.1f * s.radius, "%s: fine cells %g wide, expected about a margin (the crowds' spacing)",
+              s.name, (double)fine);
+    }
+    free(s.xyz);
+}
+
 static void run_extremes(void) {
     check_sparse_cells_grow();
+    check_crowded_cells_shrink();
     scene s;
     scene_init(&s, "1M-cluster-in-1e4-box", 1u << 20);
     fenns_scene_uniform(s.xyz, s.n, 100.0f);

@@ -76,6 +76,9 @@
 #define FENNS_MAX_FINE_DIM 32   /* per axis of the local grid */
 #define FENNS_MAX_COARSE_DIM 1048576 /* grid cells per axis (2^20): grid coordinates keep 3
                                        fractional bits in float */
+/* fenns: fine cells about as wide as the particles' spacing at this many
+ * particles a cell (between margin / reach and two margins). */
+#define FENNS_FINE_SPACING_PARTICLES 1.5
 #define FENNS_RADIX_BITS 4       /* radix: key bits sorted per pass (Green's sort, after Satish et al.) */
 #define FENNS_RADIX_DIGITS 16    /* 2^FENNS_RADIX_BITS */
 #define FENNS_RADIX_ITEMS 8      /* radix: keys per invocation of a tile */
@@ -212,7 +215,8 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 order_dispatch_x, order_dispatch_y, order_dispatch_z; /* the same of the wide cell order:
                                                     zero unless the narrow one left a cell */
     /* fenns' density pass (density.comp): a sample's histogram, so that
-     * fine cells of sparse sets grow only where particles are spread out */
+     * fine cells of sparse sets grow only where particles are spread out,
+     * and those of crowded ones follow the crowds */
     FENNS_U32 density_dispatch_x, density_dispatch_y, density_dispatch_z; /* VkDispatchIndirectCommand:
                                                     zero unless grid setup asks for the pass */
     FENNS_U32 density_bins_x, density_bins_y, density_bins_z; /* histogram bins per axis */
@@ -221,6 +225,9 @@ FENNS_STRUCT(fenns_gpu_params) {
                                                     sampled count (each bin's count squared) */
     FENNS_U32 density_samples;                   /* valid particles sampled */
     FENNS_U32 density_done;                      /* workgroups of the pass finished */
+    FENNS_F32 density_resize_below, density_resize_above; /* the seen densities below or above
+                                                    which the pass sizes the grid again (where
+                                                    they change it) */
     FENNS_U32 sort_list_count;                   /* fenns: the sections (by section: more than
                                                     FENNS_SMALL_SECTION particles) or runs of a
                                                     cell's sections (by cell: of cells of more

@@ -196,11 +196,12 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
         build_step(s, info, 1, "domain reduce", domain_reduce_step, 16u * n);
         if (gpu_count) read_gpu_count(s, info);
     }
-    /* fenns: the density a sample of a sparse set sees (none where grid
-     * setup finds the set dense), sizing the grid once more (below); grid
-     * setup zeroes its histogram with the counted entries. */
+    /* fenns: the density a sample of the particles sees, where fine cells
+     * would be wider than a margin (none where grid setup finds them
+     * narrower), sizing the grid once more (below); grid setup zeroes its
+     * histogram with the counted entries. */
     uint32_t sized_for = info->grid_particle_count > info->particle_count ? info->grid_particle_count : info->particle_count;
-    if (!grid_source && fenns_plan_may_be_sparse(p->plan.method, rec->f.radius, (int)rec->f.user_domain,
+    if (!grid_source && fenns_plan_may_ask_density(p->plan.method, rec->f.radius, (int)rec->f.user_domain,
                                                   rec->f.domain_min, rec->f.domain_max, sized_for))
         rec->f.density_bins = fenns_plan_density_bins(&p->plan, info->particle_count);
     build_step(s, info, 0, "grid setup", grid_setup_step,
