@@ -23,11 +23,34 @@ layout(std430, binding = FENNS_BINDING_CELLS) writeonly buffer CellQuads { uvec4
 // the build may run the density pass; bound in the grid source's place
 // (a build with a grid source has none).
 layout(std430, binding = FENNS_BINDING_GRID_SOURCE) writeonly buffer DensitySlots { uvec4 density_slot_quads[]; };
+// The status block word by word, for its first values.
+layout(std430, binding = FENNS_BINDING_PARAMS) writeonly buffer ParamWords { uint param_words[]; };
 #include "grid_sizing.glsl"
+
+// pc.capacity: the build recorded no clear (no domain reduce comes before
+// this pass), and the first workgroup writes what the clear would have
+// (fenns__pass_clear): zeros, the min keys at their largest value (a grid
+// source this plan cannot use reads them as "no valid particle").
+void clear_status() {
+    uint t = gl_LocalInvocationIndex;
+    for (uint w = t; w < param_words.length(); w += gl_WorkGroupSize.x) param_words[w] = 0u;
+    memoryBarrierBuffer();
+    barrier();
+    if (t == 0u) {
+        prm.key_min_x = 0xFFFFFFFFu;
+        prm.key_min_y = 0xFFFFFFFFu;
+        prm.key_min_z = 0xFFFFFFFFu;
+    }
+    memoryBarrierBuffer();
+    barrier();
+}
 
 void main() {
     uint t = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-    if (linear_workgroup() == 0u) setup_grid(requested_particles(), 0.0); // the whole workgroup: its searches
+    if (linear_workgroup() == 0u) {
+        if (pc.capacity != 0u) clear_status();
+        setup_grid(requested_particles(), 0.0); // the whole workgroup: its searches
+    }
     // The counted entries (fenns_plan_count_entries) and the one past them;
     // both starts are multiples of four (the work table is 256-byte aligned).
     uint first = places_by_cell() ? pc.work_base : 0u;

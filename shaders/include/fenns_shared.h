@@ -148,7 +148,8 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 count_in;        /* scan: elements read; beyond them the input is 0; grid setup and
                                   density: the histogram bins the scratch holds (0: none) */
     FENNS_U32 mode;            /* FENNS_MODE_* / pass-specific switch */
-    FENNS_U32 capacity;        /* FIXED: entries per particle; CSR: indices capacity (low 32 bits) */
+    FENNS_U32 capacity;        /* FIXED: entries per particle; CSR: indices capacity (low 32 bits);
+                                  grid setup: 1 when it writes the status block's first values */
     FENNS_U32 capacity_hi;     /* CSR: indices capacity, high 32 bits */
     FENNS_U32 cell_capacity;   /* coarse cells a grid may use; keys = cell_capacity * sections + 1 */
     FENNS_U32 chunk_shift16;   /* log2 of 16-byte elements per chunk binding */

@@ -187,11 +187,16 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
     s->count = 0;
     const uint64_t n = info->particle_count, keys = p->plan.section_keys;
     const int deterministic = p->plan.method == FENNS_METHOD_FENNS;
-    fenns__access(fenns__step(s, "clear", clear_step, sizeof(fenns_gpu_params)), FENNS_RESOURCE_SCRATCH, &info->scratch,
-                  XFER, VK_ACCESS_TRANSFER_WRITE_BIT);
     /* The two passes before the count is in the scratch read the caller's. */
     const int gpu_count = info->particle_count_buffer.buffer != VK_NULL_HANDLE;
     const int grid_source = info->grid_source.buffer != VK_NULL_HANDLE; /* no box of its own to find */
+    /* The status block's first values: a fill before the domain reduce,
+     * else grid setup's first workgroup writes them (one pass and barrier
+     * fewer: H100, ...). */
+    rec->f.grid_setup_clears = rec->f.user_domain || grid_source;
+    if (!rec->f.grid_setup_clears)
+        fenns__access(fenns__step(s, "clear", clear_step, sizeof(fenns_gpu_params)), FENNS_RESOURCE_SCRATCH,
+                      &info->scratch, XFER, VK_ACCESS_TRANSFER_WRITE_BIT);
     if (!rec->f.user_domain && !grid_source) {
         build_step(s, info, 1, "domain reduce", domain_reduce_step, 16u * n);
         if (gpu_count) read_gpu_count(s, info);

@@ -20,6 +20,7 @@ void fenns__frame_init(fenns_frame *f, fenns_pipeline p, uint32_t n, const fenns
     memset(&f->grid_source, 0, sizeof f->grid_source);
     f->grid_particle_count = 0;
     f->density_bins = 0;
+    f->grid_setup_clears = 0;
     f->arena = NULL;
 }
 
@@ -61,6 +62,8 @@ static uint64_t groups_for(fenns_pipeline p, uint64_t items) {
     return (items + p->plan.workgroup_size - 1) / p->plan.workgroup_size;
 }
 
+/* The status block's first values (grid_setup.comp writes the same where
+ * no domain reduce comes before it: f->grid_setup_clears). */
 void fenns__pass_clear(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     const fenns_vk *vk = &p->ctx->vk;
     VkBuffer s = f->scratch.buffer;
@@ -113,6 +116,7 @@ static fenns_push grid_sizing(fenns_bindings *b, fenns_pipeline p, const fenns_f
 void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     fenns_push pc = grid_sizing(&b, p, f);
+    pc.capacity = (uint32_t)f->grid_setup_clears; /* the status block's first values: fenns__pass_clear's */
     /* Its other invocations zero the counted entries: only they need zeros
      * (cursors, work and fenns' section starts, cell_order.comp, are
      * written). fenns counts its coarse cells one entry on, in the work

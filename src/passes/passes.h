@@ -19,6 +19,8 @@ typedef struct fenns_frame {
     fenns_buffer_range grid_source;           /* build: the scratch whose grid it takes; null buffer: none */
     uint32_t grid_particle_count;             /* build: the particles its grid is sized for (0: its own) */
     uint32_t density_bins;                    /* build: fenns' density histogram (0: no density pass) */
+    int grid_setup_clears;                    /* build: grid setup writes the status block's first
+                                                 values (no clear, no domain reduce before it) */
     fenns_descriptor_arena arena;             /* the info's; used without push descriptors */
 } fenns_frame;
 
