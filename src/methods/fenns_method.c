@@ -192,7 +192,7 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
     const int grid_source = info->grid_source.buffer != VK_NULL_HANDLE; /* no box of its own to find */
     /* The status block's first values: a fill before the domain reduce,
      * else grid setup's first workgroup writes them (one pass and barrier
-     * fewer: H100, ...). */
+     * fewer: H100, sph50 4M build 0.4795 -> 0.4741 ms, s1 r=0.2 0.5074 -> 0.5051). */
     rec->f.grid_setup_clears = rec->f.user_domain || grid_source;
     if (!rec->f.grid_setup_clears)
         fenns__access(fenns__step(s, "clear", clear_step, sizeof(fenns_gpu_params)), FENNS_RESOURCE_SCRATCH,
