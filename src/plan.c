@@ -314,7 +314,7 @@ uint32_t fenns_plan_density_bins(const fenns_plan *plan, uint32_t n) {
 }
 
 int fenns_plan_may_ask_density(fenns_method method, float radius, int user_domain, const float min[3],
-                             const float max[3], uint32_t particles) {
+                               const float max[3], uint32_t particles) {
     if (method != FENNS_METHOD_FENNS) return 0;
     if (!user_domain || particles == 0) return 1;
     double volume = 1.0, r = radius;

@@ -123,7 +123,7 @@ uint32_t fenns_plan_density_bins(const fenns_plan *plan, uint32_t n);
  * a cell) of at most the radius rules it out (the GPU compares with the
  * margin, at least the radius); without a box, always. */
 int fenns_plan_may_ask_density(fenns_method method, float radius, int user_domain, const float min[3],
-                             const float max[3], uint32_t particles);
+                               const float max[3], uint32_t particles);
 
 /* fenns builds by coarse cell from this many section keys on (about one a
  * particle): below, the table of one counter per section (4 bytes each, 24

@@ -244,6 +244,8 @@ void setup_grid(uint requested, float seen_density) {
         // (sph50-sized tables fold a sparse 4M set's 2-margin grid 21 times
         // over: every query tests the particles of 21 places).
         float spacing = pow(FENNS_FINE_SPACING_PARTICLES / max(density, 1e-30), 1.0 / 3.0);
+        float cap = 2.0 * margin;
+        bool sparse = spacing > cap; // by the average density
         // Crowded sets (clusters in a large box) whose average spacing is
         // between one and two margins: where the particles see
         // FENNS_CROWDED_SEEN times the average density or more, fine cells
@@ -252,11 +254,10 @@ void setup_grid(uint requested, float seen_density) {
         // theirs). Past two margins the cap below does it (there a bin holds
         // few particles, and the particle itself, which the seen density
         // counts, makes even a uniform set look crowded).
-        if (spacing <= 2.0 * margin && seen_density > FENNS_CROWDED_SEEN * density)
+        if (!sparse && seen_density > FENNS_CROWDED_SEEN * density)
             spacing = min(spacing, pow(FENNS_FINE_SPACING_PARTICLES / seen_density, 1.0 / 3.0));
-        float cap = 2.0 * margin;
         if (seen_density > 0.0)
-            cap = clamp(pow(FENNS_SEEN_PER_CELL / seen_density, 1.0 / 3.0), 2.0 * margin, FENNS_FINE_CAP_SPARSE * margin);
+            cap = clamp(pow(FENNS_SEEN_PER_CELL / seen_density, 1.0 / 3.0), cap, FENNS_FINE_CAP_SPARSE * margin);
         else if (spacing > margin && pc.count_in != 0u && pc.point_set == 0u && grid_writer()) {
             // Fine cells past a margin: how crowded is the set? The pass
             // sizes the grid again only where what it sees changes it
@@ -264,8 +265,8 @@ void setup_grid(uint requested, float seen_density) {
             // elsewhere this grid stands, and the pass costs its sample
             // only (H100, s1 4M r=1: 0.023 -> 0.018 ms).
             ask_density(extent, margin, particle_count_value);
-            bool sparse = spacing > 2.0 * margin;
-            prm.density_resize_below = sparse ? FENNS_SEEN_PER_CELL / (8.0 * margin * margin * margin) : 0.0;
+            // (Below it the seen density's cap passes two margins.)
+            prm.density_resize_below = sparse ? FENNS_SEEN_PER_CELL / (cap * cap * cap) : 0.0;
             prm.density_resize_above = sparse ? 3.0e38 : FENNS_CROWDED_SEEN * density;
         }
         float fine = max(margin / float(reach), min(spacing, cap));
