@@ -67,9 +67,14 @@ struct query_state {
     // prove the loop's stores leave it alone; H100 sph50 4M counts 1.71 ->
     // 1.56 ms, dam 1.22 -> 1.10, cluster 2.58 -> 2.30).
     float radius2;
+    // The query's sorted position, which its walk skips: the query itself
+    // (a query of another point set has none: 0xFFFFFFFF). Compared with
+    // the candidate's position, which the walk has anyway, rather than its
+    // original index with the point-set flag (see search_common.glsl's
+    // list_target_of for what the fill gained).
+    uint self;
 #ifdef FENNS_KERNEL
     fenns_state user; // the user kernel's (search_kernel.comp)
-    uint self;        // the query's sorted position, which the walks skip (none: 0xFFFFFFFF)
 #else
     list_target target;
     uvec4 quad; // the list's last four entries, oldest in x (not yet stored)
@@ -223,10 +228,10 @@ uint row_position(stencil_row r, uint k) {
 }
 
 #ifndef FENNS_KERNEL
-// Whether candidate c goes into the query's list: within r, and not the
-// query itself (a query of another point set has no self).
-bool listed(query_state s, uvec4 c) {
-    return within_radius(s.p, uintBitsToFloat(c.xyz), s.radius2) && (c.w != s.index || pc.point_set != 0u);
+// Whether candidate c, at sorted position j, goes into the query's list:
+// within r, and not the query itself.
+bool listed(query_state s, uvec4 c, uint j) {
+    return within_radius(s.p, uintBitsToFloat(c.xyz), s.radius2) && j != s.self;
 }
 #endif
 
@@ -246,7 +251,7 @@ void visit_if(inout query_state s, uvec4 c, uint j, bool valid, bool quads) {
         s.count += valid && within_radius(s.p, pj, s.radius2) ? 1u : 0u; // the query itself too: subtracted once at the end
         return;
     }
-    if (valid && listed(s, c)) emit(s, output_index(c.w, j), quads);
+    if (valid && listed(s, c, j)) emit(s, output_index(c.w, j), quads);
 #endif
 }
 
@@ -255,7 +260,7 @@ void visit_if(inout query_state s, uvec4 c, uint j, bool valid, bool quads) {
 void visit_pair(inout query_state s, uvec4 c0, uint j0, uvec4 c1, uint j1, bool valid1, bool quads) {
 #ifndef FENNS_KERNEL
     if (COUNT_ONLY == 0u && quads) {
-        emit_pair(s, listed(s, c0), output_index(c0.w, j0), valid1 && listed(s, c1), output_index(c1.w, j1), quads);
+        emit_pair(s, listed(s, c0, j0), output_index(c0.w, j0), valid1 && listed(s, c1, j1), output_index(c1.w, j1), quads);
         return;
     }
 #endif
@@ -314,8 +319,8 @@ query_state begin_query(uint q) {
     s.count = 0u;
     s.radius2 = prm.radius2;
     s.id = output_index(s.index, q);
-#ifdef FENNS_KERNEL
     s.self = pc.point_set != 0u ? 0xFFFFFFFFu : q;
+#ifdef FENNS_KERNEL
     fenns_init(s.user, s.index, s.p);
 #else
     // The counting variant runs in FENNS_MODE_COUNT only: no list, and no

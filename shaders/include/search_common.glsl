@@ -104,6 +104,18 @@ list_target list_target_of(uint i) {
         uvec2 end = offsets[i + 1u];
         t.capacity = le64(end, uvec2(pc.capacity, pc.capacity_hi)) ? sub64(end, t.base).x : 0u;
     }
+#ifdef USE_INDICES
+    // The one-binding pipelines run only where every list lies within
+    // 2^30 entries (lists_fit_one_binding in search_passes.c; fixed lists
+    // are checked to fit their range, and a CSR list past the range has no
+    // room): every entry they write has a high word of 0. Said so, the
+    // compiler drops the carries of the list's 64-bit entry indices (H100,
+    // with the fill's self test by sorted position, local_grid_fenns.glsl's
+    // query_state.self: CSR sph50 4M 4.436 -> 4.372 ms,
+    // in frame order 4.116 -> 3.971, dam 2.886 -> 2.776, cluster 4.71 ->
+    // 4.54; run EG).
+    if (INDEX_CHUNKS == 1u) t.base.y = 0u;
+#endif
     return t;
 }
 
