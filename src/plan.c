@@ -418,7 +418,7 @@ void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], c
             fine = fmaxf(fine, margin);
         }
         float f = roundf(powf((float)plan->cell_occupancy / fmaxf(density * fine * fine * fine, 1e-30f), 1.0f / 3.0f));
-        float split = fminf(fmaxf(f, (float)reach), (float)FENNS_FINE_SPLIT_MAX);
+        float split = fminf(fmaxf(f, 2.0f * (float)reach), (float)FENNS_FINE_SPLIT_MAX);
         h = split * fine;
         widest = (float)FENNS_FINE_SPLIT_MAX * 2.0f * margin;
     }

@@ -362,6 +362,18 @@ static void run_scenes(int quick) {
     check_scene(&s, 1);
     free(s.xyz);
 
+    /* Dense: 13 particles a half-margin fine cell, where the coarse cells
+     * take F = 4 = 2 reach fine cells an axis (fewer would let a stencil
+     * row cross three coarse cells; the kernel walks rows as two runs),
+     * two coarse cells an axis. */
+    scene_init(&s, "dense", 7680);
+    fenns_scene_uniform(s.xyz, s.n, 4.2f);
+    s.radius = 1.0f;
+    s.user_domain = 1;
+    for (int a = 0; a < 3; ++a) s.domain_min[a] = 0.0f, s.domain_max[a] = 4.2f;
+    check_scene(&s, 0);
+    free(s.xyz);
+
     scene_init(&s, "duplicates", quick ? 1500 : 4000);
     fenns_scene_duplicates(s.xyz, s.n, 20.0f, s.n / 20u, 5);
     s.radius = 0.7f;

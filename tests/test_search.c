@@ -614,6 +614,17 @@ static void check_sparse_cells_grow(void) {
     free(s.xyz);
 }
 
+/* Searches s in the caller's box [0, side)^3, exact against the CPU, and
+ * returns the search's status. */
+static fenns_status status_in_box(scene *s, float side) {
+    s->user_domain = 1;
+    for (int a = 0; a < 3; ++a) s->domain_min[a] = 0.0f, s->domain_max[a] = side;
+    fenns_status st;
+    memset(&st, 0, sizeof st);
+    check_host_search_status(s, &st);
+    return st;
+}
+
 /* fenns: a crowded set in the caller's box (half its particles uniform,
  * half in eight Gaussian blobs 100 times as dense), whose average density
  * (about one particle a unit cube) would give fine cells 1.14 radii wide
@@ -626,11 +637,7 @@ static void check_crowded_cells_shrink(void) {
     scene_init(&s, "200K-crowded-r1", 200000u);
     fenns_scene_clusters(s.xyz, s.n, 58.0f, 7u);
     s.radius = 1.0f;
-    s.user_domain = 1;
-    for (int a = 0; a < 3; ++a) s.domain_min[a] = 0.0f, s.domain_max[a] = 58.0f;
-    fenns_status st;
-    memset(&st, 0, sizeof st);
-    check_host_search_status(&s, &st);
+    fenns_status st = status_in_box(&s, 58.0f);
     for (int a = 0; a < 3; ++a) {
         float fine = st.fine_split ? coarse_edge(&st, a) / (float)st.fine_split : 0.0f;
         CHECK(fine > 0.0f && fine < 1.1f * s.radius, "%s: fine cells %g wide, expected about a margin (the crowds' spacing)",
@@ -639,9 +646,28 @@ static void check_crowded_cells_shrink(void) {
     free(s.xyz);
 }
 
+/* A dense set (13 particles a half-margin fine cell: density * margin^3
+ * about 104) takes reach 2 and F >= 2 reach fine cells a coarse axis, so
+ * that a stencil row crosses at most two coarse cells (the kernel search
+ * walks rows as two runs); by the particles a cell alone F would be 3. */
+static void check_dense_split(void) {
+    if (g_method != FENNS_METHOD_FENNS) return;
+    scene s;
+    scene_init(&s, "7680-dense-r1", 7680u);
+    fenns_scene_uniform(s.xyz, s.n, 4.2f);
+    s.radius = 1.0f;
+    fenns_status st = status_in_box(&s, 4.2f);
+    uint32_t reach = st.fine_dims[0] > st.fine_split ? (st.fine_dims[0] - st.fine_split) / 2u : 0u;
+    CHECK(reach == 2u && st.fine_split >= 2u * reach, "%s: %u fine cells a coarse axis with reach %u, expected >= 2 reach",
+          s.name, st.fine_split, reach);
+    CHECK(st.coarse_dims[0] >= 2u, "%s: %u coarse cells an axis, expected rows across cells", s.name, st.coarse_dims[0]);
+    free(s.xyz);
+}
+
 static void run_extremes(void) {
     check_sparse_cells_grow();
     check_crowded_cells_shrink();
+    check_dense_split();
     scene s;
     scene_init(&s, "1M-cluster-in-1e4-box", 1u << 20);
     fenns_scene_uniform(s.xyz, s.n, 100.0f);

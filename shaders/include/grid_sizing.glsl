@@ -61,7 +61,8 @@ bool source_fits() {
                       all(equal(fine, uvec3(source.fine_split + 2u * source.fine_reach)));
     return fenns_grid && all(greaterThanEqual(table, uvec3(1u))) && all(lessThanEqual(table, dims)) && fits(table) &&
            all(greaterThanEqual(fine, uvec3(1u))) && all(lessThanEqual(fine, uvec3(pc.fine_max))) &&
-           source.fine_reach >= 1u && source.fine_reach <= pc.fine_reach && source.margin > 0.0;
+           source.fine_reach >= 1u && source.fine_reach <= pc.fine_reach &&
+           source.fine_split >= 2u * source.fine_reach && source.margin > 0.0;
 }
 
 // Takes the source's grid: every field of the grid and the local grid, and
@@ -275,10 +276,14 @@ void setup_grid(uint requested, float seen_density) {
             fine = max(fine, margin);
         }
         // F fine cells per coarse axis, so a coarse cell holds about pc.mode
-        // particles (one search workgroup); F >= reach keeps a query's
-        // stencil within the adjacent coarse cells.
+        // particles (one search workgroup); F >= 2 reach keeps every row of
+        // a query's stencil within two adjacent coarse cells, so a row is
+        // at most two runs of sorted particles (local_grid_fenns.glsl's
+        // stencil_row). Only sets of more than about 9 particles a
+        // half-margin cell would take fewer: their coarse cells grow, their
+        // fine cells and stencils stay.
         float f = round(pow(float(pc.mode) / max(density * fine * fine * fine, 1e-30), 1.0 / 3.0));
-        split = uint(clamp(f, float(reach), float(FENNS_FINE_SPLIT_MAX)));
+        split = uint(clamp(f, float(2u * reach), float(FENNS_FINE_SPLIT_MAX)));
         h = float(split) * fine;
         widest = float(FENNS_FINE_SPLIT_MAX) * cap;
     }

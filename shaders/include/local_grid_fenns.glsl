@@ -193,11 +193,27 @@ uint local_index(uint x, uint y, uint z, uint local_dim) { return (z * local_dim
 // before it, mod 2^32), so candidate k is k plus one of three values (H100:
 // 2 fewer instructions a candidate, sph50 4M counts 1.55 -> 1.45 ms, dam
 // 1.10 -> 1.01, cluster 2.30 -> 2.09).
+//
+// Since F >= 2 reach (grid_sizing.glsl) a row crosses at most two coarse
+// cells: one that starts on the left ends in the query's own cell (x1 <=
+// x0 + 2 reach < reach + F), else it runs from the own cell into the right
+// one, or lies in one. The kernel search walks its rows as two runs
+// (ROW_RUNS 2: one compare a candidate, four shared loads a row); the
+// counts and list searches keep three, which the compiler makes faster
+// there (H100, two runs against three: kernel sph50 4M 1.632 -> 1.478 ms,
+// 16M 6.49 -> 5.89, dam 1.165 -> 1.055, cluster 1.864 -> 1.697, run EO;
+// with two runs in every search, counts sph50 4M 1.386 -> 1.570, s1 r=1
+// 0.531 -> 0.587, and lists no faster, run EK).
+#ifdef FENNS_KERNEL
+#define ROW_RUNS 2u
+#else
+#define ROW_RUNS 3u
+#endif
 struct stencil_row {
     uint start0, start1, start2; // each run's first sorted position minus the candidates before it
     uint len0;                   // candidates in the first run
     uint len01;                  // in the first two
-    uint len;                    // in all three
+    uint len;                    // in all
 };
 
 uvec2 local_run(uint row_base, uint a, uint b) {
@@ -209,10 +225,21 @@ uvec2 local_run(uint row_base, uint a, uint b) {
 stencil_row row_of(uint x0, uint x1, uint row_base, uint split, uint reach) {
     // Local x below reach shows the coarse cell on the left, from
     // reach + split on the one on the right.
+    stencil_row r;
+    if (ROW_RUNS == 2u) {
+        uint second = x0 < reach ? reach : reach + split; // where the second run starts
+        uvec2 first = local_run(row_base, x0, min(x1, second - 1u));
+        uvec2 next = local_run(row_base, max(x0, second), x1);
+        r.start0 = first.x;
+        r.start1 = next.x - first.y;
+        r.start2 = 0u;
+        r.len0 = first.y;
+        r.len01 = r.len = first.y + next.y;
+        return r;
+    }
     uvec2 left = local_run(row_base, x0, min(x1, reach - 1u));
     uvec2 own = local_run(row_base, max(x0, reach), min(x1, reach + split - 1u));
     uvec2 right = local_run(row_base, max(x0, reach + split), x1);
-    stencil_row r;
     r.start0 = left.x;
     r.start1 = own.x - left.y;
     r.start2 = right.x - (left.y + own.y);
@@ -224,7 +251,7 @@ stencil_row row_of(uint x0, uint x1, uint row_base, uint split, uint reach) {
 
 // Sorted position of the row's candidate k (k < len).
 uint row_position(stencil_row r, uint k) {
-    return k + (k < r.len0 ? r.start0 : k < r.len01 ? r.start1 : r.start2);
+    return k + (k < r.len0 ? r.start0 : ROW_RUNS == 2u || k < r.len01 ? r.start1 : r.start2);
 }
 
 #ifndef FENNS_KERNEL
@@ -479,7 +506,10 @@ bool searchable() {
 void search_cell(work_item w, uint q) {
     uvec3 center = table_cell_of_key(w.cell);
     uint split = prm.fine_split, reach = prm.fine_reach, local_dim = split + 2u * reach;
-    bool searched = searchable();
+    // Rows of two runs (ROW_RUNS) need F >= 2 reach, which grid_sizing.glsl
+    // always makes and a grid source must have: tested all the same, so
+    // that no row is ever cut short.
+    bool searched = searchable() && (ROW_RUNS == 3u || split >= 2u * reach);
     if (searched) build_local_grid(center, split, reach, local_dim);
     uint count = 0u;
     if (!searched) {
