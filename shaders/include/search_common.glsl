@@ -111,9 +111,8 @@ list_target list_target_of(uint i) {
     // room): every entry they write has a high word of 0. Said so, the
     // compiler drops the carries of the list's 64-bit entry indices (H100,
     // with the fill's self test by sorted position, local_grid_fenns.glsl's
-    // query_state.self: CSR sph50 4M 4.436 -> 4.372 ms,
-    // in frame order 4.116 -> 3.971, dam 2.886 -> 2.776, cluster 4.71 ->
-    // 4.54; run EG).
+    // query_state.self: CSR sph50 4M 4.436 -> 4.372 ms, in frame order
+    // 4.116 -> 3.971, dam 2.886 -> 2.776, cluster 4.71 -> 4.54; run EG).
     if (INDEX_CHUNKS == 1u) t.base.y = 0u;
 #endif
     return t;
