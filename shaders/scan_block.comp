@@ -22,13 +22,10 @@ void main() {
     uint block = linear_workgroup();
     uint first = block * gl_WorkGroupSize.x * FENNS_SCAN_ITEMS;
     if (first >= pc.count) return;
-    uint base = first + gl_LocalInvocationIndex * FENNS_SCAN_ITEMS;
     uint v[FENNS_SCAN_ITEMS];
-    uint sum = 0u;
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
-        uint idx = base + k;
+        uint idx = striped_element(first, k);
         v[k] = idx < pc.count_in ? scan_in[idx] : 0u;
-        sum += v[k];
     }
     // pc.mode & 4: the totals of the blocks before, unscanned, summed here
     // (scan.glsl's WORKGROUP_SHARE_OF_SUM), posted before the block's scan,
@@ -38,13 +35,10 @@ void main() {
         WORKGROUP_SHARE_OF_SUM(uint, add32, scan_sums, block, before)
         post_workgroup_sum(before);
     }
-    uint total;
-    uint run = workgroup_exclusive_scan(sum, total);
-    if ((pc.mode & 4u) != 0u) run += posted_workgroup_sum();
-    else if ((pc.mode & 1u) != 0u) run += scan_sums[block];
+    striped_block_scan(v);
+    uint start = (pc.mode & 4u) != 0u ? posted_workgroup_sum() : (pc.mode & 1u) != 0u ? scan_sums[block] : 0u;
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
-        uint idx = base + k;
-        if (idx < pc.count) scan_out[idx] = run;
-        run += v[k];
+        uint idx = striped_element(first, k);
+        if (idx < pc.count) scan_out[idx] = start + v[k];
     }
 }

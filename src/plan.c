@@ -15,7 +15,7 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 /* Shared memory of each pipeline; mirrors the shared declarations of the
  * shaders (scan.glsl's subgroup totals are in every scanning shader). */
-#define SCAN_SHARED (4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP) + 4u) /* and the u64 scan's flag */
+#define SCAN_SHARED (4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP) + 4u) /* and scan64_block's wide-block flag */
 /* fenns: local cell starts and counts, 27 neighbour keys. */
 #define LOCAL_CELLS_MAX (FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX)
 #define WORK_SHARED 4u /* search_common.glsl's search_work_item */
