@@ -31,7 +31,7 @@ static uint32_t search_paper_shared(uint32_t fine_cells) {
 /* search_work: a block's entries (of the largest workgroup), their first
  * work items and bounds; the scan's totals and posted sums. */
 static uint32_t search_work_shared(void) {
-    return 4u * (2u * FENNS_MAX_WORKGROUP * FENNS_SCAN_ITEMS + 1u) + SCAN_SHARED + 4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP);
+    return 4u * (2u * FENNS_MAX_WORKGROUP * FENNS_WORK_LIST_CELLS + 1u) + SCAN_SHARED + 4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP);
 }
 
 /* section_sort (and list_sort, less): (value, section) pairs, a cell's
