@@ -8,10 +8,11 @@
 // octant): one work item per workgroup-sized chunk of all the sorted
 // particles instead, all counted at cell 0 (cell_walk.glsl's particle_work).
 //
-// Two dispatches over blocks of FENNS_WORK_LIST_CELLS cells an invocation:
+// Two dispatches over blocks of WORK_CELLS cells an invocation:
 // pc.count == 0 sums each block's items into work_sums; pc.count == 1 starts
-// each block from the sum of the blocks before it (at most a few hundred:
-// every workgroup adds them itself) and writes its cells' starts; the block
+// each block from the sum of the blocks before it (at most
+// FENNS_WORK_LIST_BLOCKS where the plan can keep them so: every workgroup
+// adds them itself) and writes its cells' starts; the block
 // holding the total writes the dispatch. (The items per cell, a device-wide
 // scan of them and the dispatch had taken five dispatches: H100, 4M
 // particles, 0.029 ms.)
@@ -23,6 +24,8 @@
 // them together, each finding its item's cell among the block's in shared
 // memory. Not with PARTICLE_WORK, whose searches take no items.
 #include "header.glsl"
+// Cells an invocation takes (fenns_plan.work_list_cells: 1 or 4).
+layout(constant_id = 1) const uint WORK_CELLS = 1;
 layout(constant_id = 2) const uint PARTICLE_WORK = 0;
 #define USE_PARAMS
 #define PARAMS_ACCESS
@@ -43,9 +46,9 @@ uint bound(uint e) { return e <= pc.cell_capacity ? cell_begin(e) : pc.n; }
 
 // The block's entries: each one's first work item (past the entries: none)
 // and where its particles begin, and where the block's last one's end.
-// (Sized for the largest workgroup: plans count shared memory from the
-// SPIR-V's constants.)
-#define BLOCK_ENTRIES (gl_WorkGroupSize.x * FENNS_WORK_LIST_CELLS)
+// (Sized for the largest workgroup and the most cells an invocation:
+// plans count shared memory from the SPIR-V's constants.)
+#define BLOCK_ENTRIES (gl_WorkGroupSize.x * WORK_CELLS)
 shared uint s_item_start[FENNS_MAX_WORKGROUP * FENNS_WORK_LIST_CELLS];
 shared uint s_bound[FENNS_MAX_WORKGROUP * FENNS_WORK_LIST_CELLS + 1u];
 
@@ -68,15 +71,17 @@ void list_items(uint first, uint begin, uint end) {
 void main() {
     uint block = linear_workgroup(), t = gl_LocalInvocationIndex;
     uint entries = cell_count_with_invalid() + 1u;
-    uint first = (block * gl_WorkGroupSize.x + t) * FENNS_WORK_LIST_CELLS;
+    uint first = (block * gl_WorkGroupSize.x + t) * WORK_CELLS;
     // Entry e has ceil(particles / pc.mode) items (pc.mode = search
     // workgroup size); the total's entry none. Each bound is loaded once,
     // all of them before any is used.
+    // (Arrays of the most cells, indexed only by unrolled loops of
+    // WORK_CELLS: registers.)
     uint b[FENNS_WORK_LIST_CELLS + 1u];
-    for (uint k = 0u; k <= FENNS_WORK_LIST_CELLS; ++k) b[k] = bound(first + k);
+    for (uint k = 0u; k <= WORK_CELLS; ++k) b[k] = bound(first + k);
     uint items[FENNS_WORK_LIST_CELLS];
     uint sum = 0u;
-    for (uint k = 0u; k < FENNS_WORK_LIST_CELLS; ++k) {
+    for (uint k = 0u; k < WORK_CELLS; ++k) {
         uint e = first + k, len = PARTICLE_WORK == 0u ? b[k + 1u] - b[k] : e == 0u ? pc.n : 0u;
         items[k] = e < entries - 1u ? (len + pc.mode - 1u) / pc.mode : 0u;
         sum += items[k];
@@ -96,13 +101,13 @@ void main() {
     }
     uint block_begin = posted_workgroup_sum(); // the items of every block before
     run += block_begin;
-    for (uint k = 0u; k < FENNS_WORK_LIST_CELLS; ++k) {
+    for (uint k = 0u; k < WORK_CELLS; ++k) {
         uint e = first + k;
         if (PARTICLE_WORK == 0u) {
             // The total's entry and those past it have no items: they
             // start none that list_items can find.
-            s_item_start[t * FENNS_WORK_LIST_CELLS + k] = e < entries - 1u ? run : 0xFFFFFFFFu;
-            s_bound[t * FENNS_WORK_LIST_CELLS + k] = b[k];
+            s_item_start[t * WORK_CELLS + k] = e < entries - 1u ? run : 0xFFFFFFFFu;
+            s_bound[t * WORK_CELLS + k] = b[k];
         }
         if (e < entries) WORK_START(e) = run;
         if (e == entries - 1u) { // the total's entry: the search's dispatch, the invalid particles
@@ -114,7 +119,7 @@ void main() {
         }
         run += items[k]; // none from the total's entry on
     }
-    if (PARTICLE_WORK == 0u && t == gl_WorkGroupSize.x - 1u) s_bound[BLOCK_ENTRIES] = b[FENNS_WORK_LIST_CELLS];
+    if (PARTICLE_WORK == 0u && t == gl_WorkGroupSize.x - 1u) s_bound[BLOCK_ENTRIES] = b[WORK_CELLS];
     if (PARTICLE_WORK == 0u) {
         barrier();
         list_items(block * BLOCK_ENTRIES, block_begin, block_begin + block_total);

@@ -120,7 +120,8 @@ int fenns__method_runs(fenns_method method, fenns_pass pass) {
 
 void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_t loop_limit,
                                 uint32_t max_workgroup_invocations, uint32_t values[FENNS_SPEC_CONSTANTS]) {
-    /* constant_id 0: workgroup size; 1: the pass's shared array size; 2: search
+    /* constant_id 0: workgroup size; 1: the pass's shared array size (search
+     * work: its cells an invocation); 2: search
      * work by particle, not by cell (counting's and octant's search_work), the
      * octant walk (their search);
      * 3: the index chunks the list writes may touch; 4: 1 for the counting-only
@@ -139,7 +140,10 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
                                         wide && sorted_chunks ? FENNS_CHUNKS : 1u,
                                         pass == FENNS_PASS_search_kernel ? (uint32_t)plan->method : 0u};
     memcpy(values, v, sizeof v);
-    if (pass == FENNS_PASS_search_work) values[2] = fenns_plan_walks_particles(plan->method) ? 1u : 0u;
+    if (pass == FENNS_PASS_search_work) {
+        values[1] = plan->work_list_cells;
+        values[2] = fenns_plan_walks_particles(plan->method) ? 1u : 0u;
+    }
     if (fenns__is_search_pass(pass)) values[2] = plan->method == FENNS_METHOD_OCTANT ? 1u : 0u; /* radix: counting's walk */
     if (pass == FENNS_PASS_coarse_count) values[1] = plan->shared_histogram ? fenns_plan_count_entries(plan) : 1;
     if (pass == FENNS_PASS_cell_order || pass == FENNS_PASS_cell_order_wide) {

@@ -242,6 +242,15 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     uint64_t groups = (uint64_t)info->max_particles / ((uint64_t)wg * 16u) + 1u;
     out->count_groups = (uint32_t)(groups > 512 ? 512 : groups);
     out->scan_direct_blocks = FENNS_SCAN_DIRECT_BLOCKS;
+    /* The search work list: one cell an invocation where that keeps its
+     * blocks few (H100, one against four: the pass 0.016 -> 0.013 ms at 4M
+     * particles, 128 blocks against 32; 0.062 -> 0.052 at 2^26, 2048 against
+     * 512; run FI), more where each block would sum the totals of too many
+     * before it (counting's 4M cells: 4096 blocks at four). Two only, one
+     * and four: fenns' tests run the first, counting's and octant's the
+     * second. */
+    out->work_list_cells = 1;
+    if (fenns_plan_work_list_blocks(out) > FENNS_WORK_LIST_BLOCKS) out->work_list_cells = FENNS_WORK_LIST_CELLS;
 
     /* Chunked bindings: each at most maxStorageBufferRange, a power of two. */
     uint32_t range_log2 = floor_pow2_u64(limits->max_storage_buffer_range);
@@ -327,6 +336,11 @@ int fenns_plan_may_ask_density(fenns_method method, float radius, int user_domai
 
 uint32_t fenns_plan_scan_block(const fenns_plan *plan) { return plan->workgroup_size * FENNS_SCAN_ITEMS; }
 
+uint64_t fenns_plan_work_list_blocks(const fenns_plan *plan) {
+    uint64_t per_block = (uint64_t)plan->work_list_cells * plan->workgroup_size;
+    return ((uint64_t)plan->cell_capacity + 2u + per_block - 1u) / per_block;
+}
+
 uint64_t fenns_plan_scan_sums_bytes(const fenns_plan *plan, uint64_t count) {
     /* One level of block sums per recursion, each 256-byte aligned (as scan.c lays them out). */
     uint64_t block = fenns_plan_scan_block(plan), total = 0;
@@ -364,7 +378,10 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     FENNS_REGION_(order_list, fenns ? 4u * (n / (order_least + 1u) + 1u) : 0u)
     uint64_t largest_scan = n + 1 > plan->section_keys + 1u ? n + 1 : plan->section_keys + 1u;
     FENNS_REGION_(radix_histogram, plan->method == FENNS_METHOD_RADIX ? 4u * fenns_plan_radix_histogram(plan, particle_count) : 0u)
-    FENNS_REGION_(scan_sums, fenns_plan_scan_sums_bytes(plan, largest_scan))
+    /* The largest scan's block sums, or the work list's block totals where
+     * they are more (one cell an invocation: C / 256 of them). */
+    uint64_t scan_sums = fenns_plan_scan_sums_bytes(plan, largest_scan), work_sums = 4u * fenns_plan_work_list_blocks(plan);
+    FENNS_REGION_(scan_sums, scan_sums > work_sums ? scan_sums : work_sums)
     /* radix: its sort's four arrays (keys and values, twice) lie here
      * before the gather writes the sorted particles. */
     out->radix_array_stride = plan->method == FENNS_METHOD_RADIX ? align_up(4u * (n ? n : 1u), align) : 0u;

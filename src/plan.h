@@ -49,6 +49,9 @@ typedef struct fenns_plan {
     uint32_t fine_reach;          /* fine cells searched on each side: 1 (paper, 27 cells) or 2 */
     uint32_t grid_size;           /* counting, octant, radix: cells along the box's longest axis (0: own edge) */
     uint32_t count_groups;        /* workgroups of the grid-stride passes */
+    uint32_t work_list_cells;     /* search work (search_work.comp): cells an invocation takes, 1
+                                     where that keeps its blocks within FENNS_WORK_LIST_BLOCKS
+                                     (each block sums the totals before it), else 4 */
     uint32_t scan_direct_blocks;  /* device-wide scans: blocks up to which each block adds the
                                      totals before it itself (else their totals are scanned) */
     uint32_t chunk_shift16;       /* log2 of vec4 elements per chunk binding */
@@ -159,6 +162,10 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
 /* List entries one search can address: FENNS_INDEX_CHUNKS bindings of the
  * largest power of two <= maxStorageBufferRange bytes (chunk_shift4). */
 uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range);
+
+/* Blocks of the search work list (search_work.comp): the cell table's C + 2
+ * entries, work_list_cells an invocation. Their totals lie in the scan sums. */
+uint64_t fenns_plan_work_list_blocks(const fenns_plan *plan);
 
 /* Elements one workgroup of the device-wide scan handles, and the scratch
  * bytes its block sums need for a scan of `count` elements. */

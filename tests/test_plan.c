@@ -136,6 +136,18 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
           "%s: work table placement", name);
     CHECK(4ull * ((uint64_t)p.work_base + p.cell_capacity + 2u) <= l->max_storage_buffer_range,
           "%s: cell tables past maxStorageBufferRange", name);
+    /* The search work list: one cell an invocation unless that makes more
+     * than FENNS_WORK_LIST_BLOCKS blocks (then four), and room for its block
+     * totals in the scan sums. */
+    uint64_t c2 = (uint64_t)p.cell_capacity + 2u, wg = p.workgroup_size;
+    uint32_t expect_cells = c2 <= FENNS_WORK_LIST_BLOCKS * wg ? 1u : FENNS_WORK_LIST_CELLS;
+    CHECK(p.work_list_cells == expect_cells && fenns_plan_work_list_blocks(&p) == (c2 + expect_cells * wg - 1u) / (expect_cells * wg),
+          "%s: work list of %u cells (%u an invocation, %llu blocks)", name, p.cell_capacity, p.work_list_cells,
+          (unsigned long long)fenns_plan_work_list_blocks(&p));
+    fenns_scratch_plan layout;
+    fenns_plan_scratch(&p, i.max_particles, &layout);
+    CHECK(layout.scan_sums.size >= 4u * fenns_plan_work_list_blocks(&p), "%s: scan sums %llu bytes for %llu work blocks", name,
+          (unsigned long long)layout.scan_sums.size, (unsigned long long)fenns_plan_work_list_blocks(&p));
     printf("  %-8s %-11s wg %u fine %u cells %u sort %u shared %u\n", name, fenns_method_name(method),
            p.workgroup_size, p.fine_max, p.cell_capacity, p.sort_capacity, p.shared_bytes_max);
     check_shared_declared(name, l, &p);

@@ -291,8 +291,8 @@ void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
     fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = p->plan.workgroup_size;
     /* C + 2 entries (the cells, the invalid particles, the total) in blocks
-     * of FENNS_WORK_LIST_CELLS an invocation: their totals, then their starts. */
-    uint64_t blocks = groups_for(p, ((uint64_t)p->plan.cell_capacity + 2u + FENNS_WORK_LIST_CELLS - 1u) / FENNS_WORK_LIST_CELLS);
+     * of work_list_cells an invocation: their totals, then their starts. */
+    uint64_t blocks = fenns_plan_work_list_blocks(&p->plan);
     pc.count = 0;
     fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, blocks);
     fenns__barrier(cmd, p);
