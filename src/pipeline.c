@@ -127,7 +127,9 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * 3: the index chunks the list writes may touch; 4: 1 for the counting-only
      * search; 5: the chunks the sorted particles may span; 6: the kernel
      * search's walk (0 fenns' local grid, 1 the 27 cells of a fenns-paper
-     * build's cell, 2 of counting's particle, 3 octant's 8). */
+     * build's cell, 2 of counting's particle, 3 octant's 8); 7: 1 where the
+     * driver stops a loop after loop_limit iterations, for fenns' searches
+     * (local_grid_fenns.glsl's LOOP_LIMITED). */
     int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
     uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide;
     /* Sorted particles in chunks only where the capacity needs them: a wide
@@ -138,7 +140,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * one key in the pipeline store, not one per method. */
     uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
                                         wide && sorted_chunks ? FENNS_CHUNKS : 1u,
-                                        pass == FENNS_PASS_search_kernel ? (uint32_t)plan->method : 0u};
+                                        pass == FENNS_PASS_search_kernel ? (uint32_t)plan->method : 0u, 0u};
     memcpy(values, v, sizeof v);
     if (pass == FENNS_PASS_search_work) {
         values[1] = plan->work_list_cells;
@@ -162,6 +164,8 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     if (fenns__is_search_pass(pass)) {
         values[1] = plan->fine_cells; /* fenns: local cells; fenns-paper: fine cells + 1 */
     }
+    if ((fenns__is_search_pass(pass) || pass == FENNS_PASS_search_kernel) && plan->method == FENNS_METHOD_FENNS)
+        values[7] = loop_limit != 0u ? 1u : 0u;
     if (pass == FENNS_PASS_search_kernel) {
         /* One pipeline for every size: sorted particles in chunks only when
          * the capacity needs them. fenns-paper's walk uses no local grid. */

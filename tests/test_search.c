@@ -757,6 +757,9 @@ static void check_coincident(uint32_t n, int may_refuse) {
 
 static void run_loop_limit(void) {
     check_coincident(100000u, g_method == FENNS_METHOD_FENNS_PAPER && device_has_loop_limit());
+    /* fenns: past the walk's bound (about 2 * 65535 candidates a row) but
+     * not the section sort's, so the search's own bound is what refuses. */
+    if (g_method == FENNS_METHOD_FENNS) check_coincident(140000u, device_has_loop_limit());
     check_coincident(400000u, device_has_loop_limit());
     if (device_has_loop_limit()) { /* must refuse, not count short */
         scene s;

@@ -31,6 +31,15 @@ shared uint s_neighbour_key[27];         // table key of each neighbour cell, or
 // counts the query itself (always within r of itself) and subtracts it once.
 layout(constant_id = 4) const uint COUNT_ONLY = 0;
 
+// 1 where the driver stops an invocation after pc.loop_limit loop
+// iterations (llvmpipe): only there is each query's walk bounded first
+// (within_loop_limit). Compiled out elsewhere, where it had cost the
+// searches a branch on the push constant and code they never ran (H100,
+// run GL: counts s1 4M r=1 0.537 -> 0.530 ms, s1 r=0.2 0.311 -> 0.310,
+// sph50 4M 1.386 -> 1.384, 16M 5.502 -> 5.497; kernel s1 r=1 0.584 ->
+// 0.568, sph50 4M 1.477 -> 1.471, dam 1.056 -> 1.051; CSR up to 0.7%).
+layout(constant_id = 7) const uint LOOP_LIMITED = 0;
+
 // The table cell, and its section, that local cell (lx, ly, lz) shows.
 uint local_section_key(uvec3 l, uint split, uint reach) {
     ivec3 d = ivec3(greaterThanEqual(l, uvec3(reach + split))) - ivec3(lessThan(l, uvec3(reach)));
@@ -447,7 +456,7 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
         return 0u;
     }
 #endif
-    if (pc.loop_limit != 0u && !within_loop_limit(lo, split, reach, local_dim)) {
+    if (LOOP_LIMITED != 0u && !within_loop_limit(lo, split, reach, local_dim)) {
         atomicAdd(prm.incomplete_queries, 1u);
         return 0u;
     }
