@@ -538,9 +538,9 @@ static void check_bad_arguments(void) {
 
 /* Coincident particles by the tens of thousands: every kernel call happens,
  * or (llvmpipe's loop limit) the queries are refused and counted in
- * incomplete_queries; never a short sum. 140000 (fenns only) passes the
- * walk's bound but not the build's, so the search's own bound refuses;
- * 300000 passes the build's. */
+ * incomplete_queries; never a short sum. 140000 (fenns only) is past the
+ * walk's bound but within the build's, so the search's own bound refuses;
+ * 300000 is past the build's. */
 static void check_coincident_kernels(uint32_t n, int fenns_only) {
     scene s;
     char name[64];
