@@ -805,6 +805,99 @@ done:
     return ok;
 }
 
+/* A frame graph that changes the CSR offsets between the offsets scan and
+ * the fill (here: lists of 8 and 1 entries in turn, most of them too short)
+ * costs the lists that no longer fit, counted in list_overflow, and nothing
+ * else: every stored entry is one of its query's neighbours, and nothing is
+ * written past the last list. fenns' sized fill (lists sized by the same
+ * search's count) has no overflow path, only stores bounded by each list. */
+static int check_changed_offsets(fenns_test_gpu *g, fenns_context ctx, fenns_method method, const float *xyz) {
+    int ok = 1;
+    const char *what = fenns_method_name(method);
+    fenns_pipeline_create_info pi = {0};
+    pi.method = method;
+    pi.radius = RADIUS;
+    pi.max_particles = N;
+    setup s = {g, NULL, {0}, {0}, N};
+    outputs o;
+    memset(&o, 0, sizeof o);
+    uint64_t *offsets = malloc(8u * (N + 1u)), *ref_offsets = NULL;
+    uint32_t *indices = malloc(4u * 64u * N), *ref_indices = NULL;
+    fenns_status status;
+    if (!EXPECT(offsets && indices && fenns_pipeline_create(ctx, &pi, &s.pipe) == FENNS_SUCCESS, "%s changed offsets: pipeline",
+                what))
+        goto done;
+    fenns_memory_requirements req;
+    fenns_pipeline_get_scratch_requirements(s.pipe, N, &req);
+    if (!EXPECT(fenns_test_buffer_create(g, 16u * N, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, FENNS_TEST_DEVICE_LOCAL,
+                                        &s.positions) == VK_SUCCESS &&
+                    fenns_test_buffer_create(g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &s.scratch) == VK_SUCCESS &&
+                    buffers_create(g, N, &o) && upload_positions(&s, xyz),
+                "%s changed offsets: buffers", what))
+        goto done;
+    offsets[0] = 0;
+    for (uint32_t i = 0; i < N; ++i) offsets[i + 1u] = offsets[i] + (i % 2u ? 1u : 8u);
+    search_case c = {"csr", FENNS_OUTPUT_CSR, 0, 0};
+    fenns_build_info b = build_info(&s);
+    fenns_search_info info = search_info(&s, &c, &o, 0);
+    VkCommandBuffer cmd;
+    if (!EXPECT(fenns_test_begin(g, &cmd) == VK_SUCCESS, "%s changed offsets: begin", what)) goto done;
+    vkCmdFillBuffer(cmd, o.indices.buffer, 0, VK_WHOLE_SIZE, 0xEEEEEEEEu);
+    fenns_test_cmd_barrier(cmd);
+    fenns_cmd_build(cmd, s.pipe, &b);
+    fenns_cmd_build_to_search_barrier(cmd, s.pipe);
+    fenns_pass_info passes[FENNS_MAX_PASSES];
+    uint32_t count = fenns_get_search_passes(s.pipe, &info, passes);
+    for (uint32_t k = 0; k < count; ++k) {
+        fenns_test_cmd_barrier(cmd);
+        if (k == count - 1u) { /* the fill: its offsets replaced */
+            vkCmdUpdateBuffer(cmd, o.offsets.buffer, 0, 8u * (N + 1u), offsets);
+            fenns_test_cmd_barrier(cmd);
+        }
+        fenns_cmd_search_pass(cmd, s.pipe, &info, k);
+    }
+    fenns_test_cmd_barrier(cmd);
+    fenns_scratch_layout layout;
+    fenns_pipeline_get_scratch_layout(s.pipe, N, &layout);
+    VkBufferCopy copy = {layout.status_offset, 0, sizeof(fenns_status)};
+    vkCmdCopyBuffer(cmd, s.scratch.buffer, o.status.buffer, 1, &copy);
+    fenns_test_cmd_barrier(cmd);
+    if (!EXPECT(fenns_test_submit(g, cmd) == VK_SUCCESS &&
+                    fenns_test_download(g, &o.indices, 0, indices, 4u * 64u * N) == VK_SUCCESS &&
+                    fenns_test_download(g, &o.status, 0, &status, sizeof status) == VK_SUCCESS,
+                "%s changed offsets: run", what))
+        goto done;
+    if (!EXPECT(fenns_reference_csr(xyz, N, RADIUS, &ref_offsets, &ref_indices) == 0, "%s: reference", what)) goto done;
+    uint32_t overflowing = 0, foreign = 0, stored = 0, past = 0;
+    for (uint32_t i = 0; i < N; ++i) {
+        overflowing += ref_offsets[i + 1u] - ref_offsets[i] > offsets[i + 1u] - offsets[i];
+        for (uint64_t e = offsets[i]; e < offsets[i + 1u]; ++e) {
+            uint32_t v = indices[e], is_neighbour = 0;
+            if (v == 0xEEEEEEEEu) continue;
+            ++stored;
+            for (uint64_t r = ref_offsets[i]; r < ref_offsets[i + 1u]; ++r) is_neighbour |= ref_indices[r] == v;
+            foreign += !is_neighbour;
+        }
+    }
+    for (uint64_t e = offsets[N]; e < 64u * N; ++e) past += indices[e] != 0xEEEEEEEEu;
+    ok &= EXPECT(overflowing > 0 && status.list_overflow == overflowing,
+                 "%s changed offsets: list_overflow %u, %u lists too short", what, status.list_overflow, overflowing);
+    ok &= EXPECT(stored > 0 && foreign == 0 && past == 0,
+                 "%s changed offsets: %u of %u stored entries not their query's neighbours, %u written past the lists", what,
+                 foreign, stored, past);
+    if (ok) printf("ok   %s offsets changed before the fill: %u short lists counted, no entry outside its list\n", what,
+                   overflowing);
+done:
+    fenns_reference_free(&ref_offsets, &ref_indices);
+    free(offsets);
+    free(indices);
+    buffers_destroy(g, &o);
+    fenns_test_buffer_destroy(g, &s.positions);
+    fenns_test_buffer_destroy(g, &s.scratch);
+    fenns_pipeline_destroy(s.pipe);
+    return ok;
+}
+
 int main(void) {
     fenns_test_gpu g;
     if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
@@ -842,6 +935,8 @@ int main(void) {
         for (int user_domain = 0; ok && user_domain < 2; ++user_domain)
             ok &= run_configuration(&g, ctx, (fenns_method)method, user_domain, xyz);
     for (int method = 0; ok && method <= FENNS_METHOD_RADIX; ++method) ok &= check_reorder(&g, ctx, (fenns_method)method, xyz);
+    for (int method = 0; ok && method <= FENNS_METHOD_RADIX; ++method)
+        ok &= check_changed_offsets(&g, ctx, (fenns_method)method, xyz);
     ok &= EXPECT(rec.names > 0 && rec.bad_names == 0, "%u pipelines named 'fenns: ...', %u otherwise", rec.names,
                 rec.bad_names);
 

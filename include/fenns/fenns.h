@@ -707,7 +707,10 @@ void fenns_cmd_reorder(VkCommandBuffer cmd, fenns_pipeline pipeline, const fenns
  * The list depends only on the pipeline, the info's outputs and which of its
  * ranges are set, so it may be fetched once and reused while those stay the
  * same. A profile in the info gets its timestamps as with the all-in-one call
- * (pass 0 writes the first), provided the passes are recorded in order. */
+ * (pass 0 writes the first), provided the passes are recorded in order.
+ * Offsets changed between a CSR search's offsets scan and its fill cost only
+ * the lists that no longer fit (counted in fenns_status.list_overflow): no
+ * entry is written outside its own list. */
 #define FENNS_MAX_PASSES 12
 #define FENNS_MAX_PASS_ACCESSES 5
 

@@ -40,6 +40,17 @@ layout(constant_id = 4) const uint COUNT_ONLY = 0;
 // 0.568, sph50 4M 1.477 -> 1.471, dam 1.056 -> 1.051; CSR up to 0.7%).
 layout(constant_id = 7) const uint LOOP_LIMITED = 0;
 
+// 1 in the list fills of CSR lists sized by the same search's counting
+// pass (src/pipeline.h's sized passes): its walk and distance test are this
+// one's, bit for bit, so no list overflows, and emit_pair is compiled
+// without its overflow loop (H100, CSR: sph50 4M 4.347 -> 4.332 ms, in
+// frame order 3.951 -> 3.899, dam 2.752 -> 2.714, cluster 4.509 -> 4.456,
+// 16M 18.93 -> 18.51; counting sph50 1M 1.328 -> 1.287; run GP). Its
+// stores still stay within each list, so offsets changed between the
+// passes (a frame graph's) cost at most the list (counted in
+// list_overflow), never a neighbour's (test_passes).
+layout(constant_id = 8) const uint LISTS_FIT = 0;
+
 // The table cell, and its section, that local cell (lx, ly, lz) shows.
 uint local_section_key(uvec3 l, uint split, uint reach) {
     ivec3 d = ivec3(greaterThanEqual(l, uvec3(reach + split))) - ivec3(lessThan(l, uvec3(reach)));
@@ -155,7 +166,7 @@ void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1, bool qua
     uint h = uint(h0) + uint(h1);
     if (h == 0u) return;
     uint a = h0 ? v0 : v1;
-    if (s.count + h > s.target.capacity) { // overflow: one copy of emit, in a loop
+    if (LISTS_FIT == 0u && s.count + h > s.target.capacity) { // overflow: one copy of emit, in a loop
         for (uint i = 0u; i < h; ++i) emit(s, i == 0u ? a : v1, quads); // (loop iterations: overflow_iterations)
         return;
     }
@@ -170,7 +181,9 @@ void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1, bool qua
         if (first_ends || second_ends) {
             uvec4 done = second_ends ? next : uvec4(s.quad.yzw, a);
             uint e = s.count + (second_ends ? 1u : 0u); // the list index of done.w
-            if (e >= 3u) {
+            if (LISTS_FIT == 1u && e >= s.target.capacity) {
+                // past the list (see LISTS_FIT): not stored
+            } else if (e >= 3u) {
                 store_index_quad(INDEX_CHUNKS == 1u ? uvec2(s.target.base.x + e - 3u, 0u) : list_entry(s, e - 3u), done);
             } else { // the list's first quad: only from its first entry on
                 if (e >= 2u) store_index(list_entry(s, e - 2u), done.y);
@@ -179,8 +192,8 @@ void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1, bool qua
             }
         }
     } else {
-        store_index(list_entry(s, s.count), a);
-        if (h == 2u) store_index(list_entry(s, s.count + 1u), v1);
+        if (LISTS_FIT == 0u || s.count < s.target.capacity) store_index(list_entry(s, s.count), a);
+        if (h == 2u && (LISTS_FIT == 0u || s.count + 1u < s.target.capacity)) store_index(list_entry(s, s.count + 1u), v1);
     }
     s.quad = next;
     s.count += h;
