@@ -414,6 +414,22 @@ static int upload_positions(setup *s, const float *xyz) {
     return ok;
 }
 
+/* The tests' pipeline: `method` at RADIUS for N particles. */
+static fenns_pipeline_create_info pipeline_info(fenns_method method) {
+    fenns_pipeline_create_info pi = {0};
+    pi.method = method;
+    pi.radius = RADIUS;
+    pi.max_particles = N;
+    return pi;
+}
+
+/* Frees a setup's buffers and pipeline (any of them may be null). */
+static void setup_free(setup *s) {
+    fenns_test_buffer_destroy(s->g, &s->positions);
+    fenns_test_buffer_destroy(s->g, &s->scratch);
+    fenns_pipeline_destroy(s->pipe);
+}
+
 static fenns_descriptor_arena arena; /* the test device's (fenns_test_gpu.arena) */
 
 static fenns_build_info build_info(const setup *s) {
@@ -621,10 +637,7 @@ static int run_configuration(fenns_test_gpu *g, fenns_context ctx, fenns_method 
     int ok = 1;
     char what[128];
     snprintf(what, sizeof what, "%s, %s domain", fenns_method_name(method), user_domain ? "caller's" : "GPU");
-    fenns_pipeline_create_info pi = {0};
-    pi.method = method;
-    pi.radius = RADIUS;
-    pi.max_particles = N;
+    fenns_pipeline_create_info pi = pipeline_info(method);
     if (user_domain)
         for (int a = 0; a < 3; ++a) pi.domain_max[a] = 1.0f;
     setup s = {g, NULL, {0}, {0}, N};
@@ -671,9 +684,7 @@ done:
     free(all);
     free(passes);
     buffers_destroy(g, &o);
-    fenns_test_buffer_destroy(g, &s.positions);
-    fenns_test_buffer_destroy(g, &s.scratch);
-    fenns_pipeline_destroy(s.pipe);
+    setup_free(&s);
     return ok;
 }
 
@@ -682,10 +693,7 @@ done:
 static int check_reorder(fenns_test_gpu *g, fenns_context ctx, fenns_method method, const float *xyz) {
     int ok = 1;
     const char *what = fenns_method_name(method);
-    fenns_pipeline_create_info pi = {0};
-    pi.method = method;
-    pi.radius = RADIUS;
-    pi.max_particles = N;
+    fenns_pipeline_create_info pi = pipeline_info(method);
     setup s = {g, NULL, {0}, {0}, N};
     const uint32_t strides[2] = {12u, 20u};
     const VkDeviceSize max_bytes = 20u * N;
@@ -799,9 +807,7 @@ done:
     fenns_test_buffer_destroy(g, &back);
     fenns_test_buffer_destroy(g, &temp);
     fenns_test_buffer_destroy(g, &perm_buffer);
-    fenns_test_buffer_destroy(g, &s.positions);
-    fenns_test_buffer_destroy(g, &s.scratch);
-    fenns_pipeline_destroy(s.pipe);
+    setup_free(&s);
     return ok;
 }
 
@@ -814,10 +820,7 @@ done:
 static int check_changed_offsets(fenns_test_gpu *g, fenns_context ctx, fenns_method method, const float *xyz) {
     int ok = 1;
     const char *what = fenns_method_name(method);
-    fenns_pipeline_create_info pi = {0};
-    pi.method = method;
-    pi.radius = RADIUS;
-    pi.max_particles = N;
+    fenns_pipeline_create_info pi = pipeline_info(method);
     setup s = {g, NULL, {0}, {0}, N};
     outputs o;
     memset(&o, 0, sizeof o);
@@ -892,9 +895,7 @@ done:
     free(offsets);
     free(indices);
     buffers_destroy(g, &o);
-    fenns_test_buffer_destroy(g, &s.positions);
-    fenns_test_buffer_destroy(g, &s.scratch);
-    fenns_pipeline_destroy(s.pipe);
+    setup_free(&s);
     return ok;
 }
 
@@ -942,9 +943,7 @@ int main(void) {
 
     /* Refused infos list no passes. */
     if (ok) {
-        fenns_pipeline_create_info pi = {0};
-        pi.radius = RADIUS;
-        pi.max_particles = N;
+        fenns_pipeline_create_info pi = pipeline_info(FENNS_METHOD_FENNS);
         fenns_pipeline pipe = NULL;
         fenns_pass_info passes[FENNS_MAX_PASSES];
         fenns_build_info b = {0};
@@ -967,9 +966,7 @@ int main(void) {
     uint32_t names = rec.names;
     ctx = NULL;
     if (ok && EXPECT(fenns_context_create(&ci, &ctx) == FENNS_SUCCESS, "context without debug_utils")) {
-        fenns_pipeline_create_info pi = {0};
-        pi.radius = RADIUS;
-        pi.max_particles = N;
+        fenns_pipeline_create_info pi = pipeline_info(FENNS_METHOD_FENNS);
         fenns_pipeline pipe = NULL;
         ok &= EXPECT(fenns_pipeline_create(ctx, &pi, &pipe) == FENNS_SUCCESS, "pipeline");
         fenns_test_buffer scratch = {0}, positions = {0};
