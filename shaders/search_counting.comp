@@ -55,7 +55,7 @@ void main() {
         // A list of another window is another dispatch's (FENNS_LIST_WINDOW_SHIFT).
         live = COUNT_ONLY == 1u || in_list_window(s.target.base);
     }
-    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(walk, live, 2u, 2u, overflow_iterations())) {
+    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(walk, live, 2u, 2u)) {
         if (live) atomicAdd(prm.incomplete_queries, 1u);
         live = false;
     }

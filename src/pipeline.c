@@ -59,7 +59,6 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_reduce),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
-        FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns),
         {NULL, 0}, /* search_kernel: the caller's */
         FENNS_SPV_(reorder_attributes),
     };
@@ -112,7 +111,6 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
  * costs time at creation, most on CPU drivers). */
 int fenns__method_runs(fenns_method method, fenns_pass pass) {
     if (pass == FENNS_PASS_density) return method == FENNS_METHOD_FENNS;
-    if (fenns__is_sized_pass(pass)) return method != FENNS_METHOD_FENNS_PAPER;
     if (method == FENNS_METHOD_RADIX)
         return pass != FENNS_PASS_coarse_count && pass != FENNS_PASS_cell_cursors && pass != FENNS_PASS_reorder &&
                pass != FENNS_PASS_section_sort && pass != FENNS_PASS_section_order && pass != FENNS_PASS_cell_order &&
@@ -131,10 +129,8 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * search's walk (0 fenns' local grid, 1 the 27 cells of a fenns-paper
      * build's cell, 2 of counting's particle, 3 octant's 8); 7: 1 where the
      * driver stops a loop after loop_limit iterations, for fenns' searches
-     * (local_grid_fenns.glsl's LOOP_LIMITED); 8: 1 for the list fills of
-     * lists sized by the same search's counting pass (LISTS_FIT). */
-    int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide ||
-               pass == FENNS_PASS_search_sized_wide;
+     * (local_grid_fenns.glsl's LOOP_LIMITED). */
+    int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
     uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide;
     /* Sorted particles in chunks only where the capacity needs them: a wide
      * pass may be wide for its lists alone (H100, sph50 16M). */
@@ -144,8 +140,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * one key in the pipeline store, not one per method. */
     uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
                                         wide && sorted_chunks ? FENNS_CHUNKS : 1u,
-                                        pass == FENNS_PASS_search_kernel ? (uint32_t)plan->method : 0u, 0u,
-                                        fenns__is_sized_pass(pass) ? 1u : 0u};
+                                        pass == FENNS_PASS_search_kernel ? (uint32_t)plan->method : 0u, 0u};
     memcpy(values, v, sizeof v);
     if (pass == FENNS_PASS_search_work) {
         values[1] = plan->work_list_cells;

@@ -12,9 +12,8 @@
  * The
  * passes that write lists come twice: for lists and sorted particles within
  * one binding each (one load or store per element), and _wide for up to
- * FENNS_CHUNKS / FENNS_INDEX_CHUNKS bindings. The search comes again as
+ * FENNS_CHUNKS / FENNS_INDEX_CHUNKS bindings. The search comes once more, as
  * a counting-only variant that has no list code at all (fewer registers),
- * as the fill of lists its own count sized (_sized: no overflow path),
  * and as the user kernel's search when the pipeline has one (its SPIR-V is
  * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). Last,
  * fenns_cmd_reorder's gather of the caller's attributes. */
@@ -45,8 +44,6 @@
     X(list_sort_wide)       \
     X(search_count)         \
     X(search_count_wide)    \
-    X(search_sized)         \
-    X(search_sized_wide)    \
     X(search_kernel)        \
     X(reorder_attributes)
 
@@ -63,15 +60,7 @@ static inline int fenns__is_radix_pass(fenns_pass pass) {
 
 static inline int fenns__is_search_pass(fenns_pass pass) {
     return pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide || pass == FENNS_PASS_search_count ||
-           pass == FENNS_PASS_search_count_wide || pass == FENNS_PASS_search_sized || pass == FENNS_PASS_search_sized_wide;
-}
-
-/* The list fills for lists sized by the same search's counting pass (CSR
- * without COUNTS_READY), compiled without the overflow path (constant 8,
- * local_grid_fenns.glsl's LISTS_FIT); every method but fenns-paper, whose
- * fill has no such path. */
-static inline int fenns__is_sized_pass(fenns_pass pass) {
-    return pass == FENNS_PASS_search_sized || pass == FENNS_PASS_search_sized_wide;
+           pass == FENNS_PASS_search_count_wide;
 }
 
 /* A pass's name ("search"), for logs; debuggers see it as "fenns: search". */
@@ -83,7 +72,7 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
 int fenns__method_runs(fenns_method method, fenns_pass pass);
 /* The specialization constants a pass's pipeline is made with (constant_id
  * k is values[k]), from the plan and the driver's loop limit (0: none). */
-#define FENNS_SPEC_CONSTANTS 9
+#define FENNS_SPEC_CONSTANTS 8
 void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_t loop_limit,
                                 uint32_t max_workgroup_invocations, uint32_t values[FENNS_SPEC_CONSTANTS]);
 

@@ -815,8 +815,8 @@ done:
  * the fill (here: lists of 8 and 1 entries in turn, most of them too short)
  * costs the lists that no longer fit, counted in list_overflow, and nothing
  * else: every stored entry is one of its query's neighbours, and nothing is
- * written past the last list. fenns' sized fill (lists sized by the same
- * search's count) has no overflow path, only stores bounded by each list. */
+ * written past the last list. The fills have no overflow path, only stores
+ * bounded by each list (local_grid_fenns.glsl's emit_pair). */
 static int check_changed_offsets(fenns_test_gpu *g, fenns_context ctx, fenns_method method, const float *xyz) {
     int ok = 1;
     const char *what = fenns_method_name(method);

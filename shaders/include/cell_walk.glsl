@@ -80,13 +80,12 @@ uvec2 lane_walk_run(lane_walk w, uint i) {
 // Whether every lane's walk stays within the driver's loop limit: lanes of
 // a subgroup share llvmpipe's loop counter, so each cell's loop costs its
 // longest lane's steps (runs of `len` candidates take len / step + extra).
-// Called by every lane in uniform control flow; `live` lanes walk;
-// `per_candidate` more iterations a candidate (emit_pair's overflow loop).
-bool lane_walk_within_loop_limit(lane_walk w, bool live, uint step, uint extra, uint per_candidate) {
+// Called by every lane in uniform control flow; `live` lanes walk.
+bool lane_walk_within_loop_limit(lane_walk w, bool live, uint step, uint extra) {
     uint steps = LOOP_ALLOWANCE;
     for (uint i = 0u; i < lane_walk_cells(); ++i) {
         uvec2 r = live ? lane_walk_run(w, i) : uvec2(0u);
-        steps += subgroupMax((r.y - r.x) / step + per_candidate * (r.y - r.x)) + extra;
+        steps += subgroupMax((r.y - r.x) / step) + extra;
     }
     return steps <= pc.loop_limit;
 }

@@ -95,7 +95,7 @@ void search_particle_kernel() {
         s = begin_query(q);
         walk = lane_walk_of(s.p);
     }
-    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(walk, live, VISIT_UNROLL, VISIT_UNROLL + 2u, 0u)) {
+    if (pc.loop_limit != 0u && !lane_walk_within_loop_limit(walk, live, VISIT_UNROLL, VISIT_UNROLL + 2u)) {
         if (live) atomicAdd(prm.incomplete_queries, 1u);
         live = false;
     }

@@ -40,17 +40,6 @@ layout(constant_id = 4) const uint COUNT_ONLY = 0;
 // 0.568, sph50 4M 1.477 -> 1.471, dam 1.056 -> 1.051; CSR up to 0.7%).
 layout(constant_id = 7) const uint LOOP_LIMITED = 0;
 
-// 1 in the list fills of CSR lists sized by the same search's counting
-// pass (src/pipeline.h's sized passes): its walk and distance test are this
-// one's, bit for bit, so no list overflows, and emit_pair is compiled
-// without its overflow loop (H100, CSR: sph50 4M 4.347 -> 4.332 ms, in
-// frame order 3.951 -> 3.899, dam 2.752 -> 2.714, cluster 4.509 -> 4.456,
-// 16M 18.93 -> 18.51; counting sph50 1M 1.328 -> 1.287; run GP). Its
-// stores still stay within each list, so offsets changed between the
-// passes (a frame graph's) cost at most the list (counted in
-// list_overflow), never a neighbour's (test_passes).
-layout(constant_id = 8) const uint LISTS_FIT = 0;
-
 // The table cell, and its section, that local cell (lx, ly, lz) shows.
 uint local_section_key(uvec3 l, uint split, uint reach) {
     ivec3 d = ivec3(greaterThanEqual(l, uvec3(reach + split))) - ivec3(lessThan(l, uvec3(reach)));
@@ -103,73 +92,73 @@ struct query_state {
 
 #ifndef FENNS_KERNEL
 
-// Appends one entry. An invocation writes its own list, so a subgroup's
-// stores scatter over as many lists; they go out a whole aligned quad at a
-// time (4x fewer scattered stores, each a full 16-byte piece of a 32-byte
-// sector), the list's first and last partial quads entry by entry; also
-// where the lists span several bindings (H100, sph50 16M, 3.3 GB of lists:
-// entry by entry there made the fill 7x slower than at 4M). Entries shift
-// through the quad so every index is constant (a dynamically indexed vector
-// may live in slow local memory). Lists of fewer than 8 entries, nearly all
-// in sparse sets, are stored entry by entry (H100: the quad bookkeeping cost
-// them more than it saved).
+// A list's entries. An invocation writes its own list, so a subgroup's
+// stores scatter over as many lists; where lists are long they go out a
+// whole aligned quad at a time (4x fewer scattered stores, each a full
+// 16-byte piece of a 32-byte sector), the list's first and last partial
+// quads entry by entry; also where the lists span several bindings (H100,
+// sph50 16M, 3.3 GB of lists: entry by entry there made the fill 7x slower
+// than at 4M). Entries shift through the quad so every index is constant (a
+// dynamically indexed vector may live in slow local memory). Lists of fewer
+// than 8 entries, nearly all in sparse sets, are stored entry by entry
+// (H100: the quad bookkeeping cost them more than it saved).
 // `quads` is a constant in each inlined copy of the walk: false in the copy
 // a subgroup of short lists only takes (see search_query).
+//
+// Only the list's first `capacity` entries are stored and every entry is
+// counted, and no step tests for that: a list that overflows (fixed
+// capacity, CSR sized from the caller's counts, or offsets a frame graph
+// changed) has its stores bounded where they happen -- each quad's,
+// checked once it completes, and each single entry's. An overflow branch
+// every step, with one copy of the append in a loop behind it, had cost
+// every list (H100, CSR without it: sph50 4M 4.347 -> 4.332 ms, in frame
+// order 3.951 -> 3.899, dam 2.752 -> 2.714, cluster 4.509 -> 4.456, 16M
+// 18.93 -> 18.51; counting's fill, sph50 1M, 1.328 -> 1.287; run GP).
 bool stores_quads(query_state s, bool quads) { return quads && s.target.capacity >= 8u; }
 
 // Entry k of the list (u64 entry index).
 uvec2 list_entry(query_state s, uint k) { return add64(s.target.base, k); }
 
-void emit(inout query_state s, uint v, bool quads) {
-    if (s.count < s.target.capacity) {
-        if (stores_quads(s, quads)) {
-            uint at = s.target.base.x + s.count; // its low bits place the entry in its quad
-            s.quad = uvec4(s.quad.yzw, v);
-            if ((at & 3u) == 3u) {
-                if (s.count >= 3u) {
-                    store_index_quad(INDEX_CHUNKS == 1u ? uvec2(at - 3u, 0u) : list_entry(s, s.count - 3u), s.quad);
-                } else { // the list's first quad: only from its first entry on
-                    if (s.count >= 2u) store_index(list_entry(s, s.count - 2u), s.quad.y);
-                    if (s.count >= 1u) store_index(list_entry(s, s.count - 1u), s.quad.z);
-                    store_index(list_entry(s, s.count), s.quad.w);
-                }
-            }
-        } else {
-            store_index(list_entry(s, s.count), v);
-        }
-    }
+// Entry k, where the list has room for it.
+void store_entry(query_state s, uint k, uint v) {
+    if (k < s.target.capacity) store_index(list_entry(s, k), v);
+}
+
+// Appends one entry (lists stored entry by entry).
+void emit(inout query_state s, uint v) {
+    store_entry(s, s.count, v);
     ++s.count;
 }
 
-// Stores the entries of the list's last, partial quad.
+// The entries k - 3 .. k of `quad` one by one: those from the list's first
+// entry on and within its capacity.
+void store_quad_entries(query_state s, uint k, uvec4 quad) {
+    if (k >= 3u) store_entry(s, k - 3u, quad.x);
+    if (k >= 2u) store_entry(s, k - 2u, quad.y);
+    if (k >= 1u) store_entry(s, k - 1u, quad.z);
+    store_entry(s, k, quad.w);
+}
+
+// Stores the entries since the list's last complete quad (s.quad's last
+// ones), within its capacity.
 void flush_list(query_state s, bool quads) {
     if (!stores_quads(s, quads)) return;
-    uint written = min(s.count, s.target.capacity);
-    uint pending = min((s.target.base.x + written) & 3u, written);
-    if (pending >= 3u) store_index(list_entry(s, written - 3u), s.quad.y);
-    if (pending >= 2u) store_index(list_entry(s, written - 2u), s.quad.z);
-    if (pending >= 1u) store_index(list_entry(s, written - 1u), s.quad.w);
+    uint pending = min((s.target.base.x + s.count) & 3u, s.count);
+    if (pending >= 3u) store_entry(s, s.count - 3u, s.quad.y);
+    if (pending >= 2u) store_entry(s, s.count - 2u, s.quad.z);
+    if (pending >= 1u) store_entry(s, s.count - 1u, s.quad.w);
 }
 
 // A step's two candidates appended together, where the list is stored a
-// quad at a time: a subgroup takes emit's branch whenever any of its lanes
-// hits, so nearly every candidate; here once a step, the quad shifted by
-// selects (at most one quad completes per step). Overflow goes through one
-// copy of emit in a loop: two copies, or one plus the count's fix-up, made
-// the compiled loop larger, which cost every step (H100 CSR, two emits /
-// one plus fix-up / the loop: sph50 4M 4.51 / 4.51 / 4.45 ms, 16M 19.11 /
-// 19.32 / 19.02, cluster 6.11 / 6.11 / 6.00; lavapipe's fill, dam 65536,
-// about 30% / 6% / 10% slower than two emits a step). Against two emits a
+// quad at a time: a subgroup takes the append's branch whenever any of its
+// lanes hits, so nearly every candidate; here once a step, the quad shifted
+// by selects (at most one quad completes per step). Against two appends a
 // step (H100 CSR): sph50 4M 4.57 -> 4.45, 16M 20.42 -> 19.02, dam 2.925 ->
 // 2.892, cluster 6.03 -> 6.00.
 void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1, bool quads) {
     uint h = uint(h0) + uint(h1);
     if (h == 0u) return;
     uint a = h0 ? v0 : v1;
-    if (LISTS_FIT == 0u && s.count + h > s.target.capacity) { // overflow: one copy of emit, in a loop
-        for (uint i = 0u; i < h; ++i) emit(s, i == 0u ? a : v1, quads); // (loop iterations: overflow_iterations)
-        return;
-    }
     // The shifted quad is kept for lists stored entry by entry too, where
     // nothing reads it: kept only in the quad branch, the fill measured
     // slower (H200, CSR: sph50 4M 4.18 -> 4.36 ms, dam 2.90 -> 2.99,
@@ -181,19 +170,14 @@ void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1, bool qua
         if (first_ends || second_ends) {
             uvec4 done = second_ends ? next : uvec4(s.quad.yzw, a);
             uint e = s.count + (second_ends ? 1u : 0u); // the list index of done.w
-            if (LISTS_FIT == 1u && e >= s.target.capacity) {
-                // past the list (see LISTS_FIT): not stored
-            } else if (e >= 3u) {
+            if (e >= 3u && e < s.target.capacity)
                 store_index_quad(INDEX_CHUNKS == 1u ? uvec2(s.target.base.x + e - 3u, 0u) : list_entry(s, e - 3u), done);
-            } else { // the list's first quad: only from its first entry on
-                if (e >= 2u) store_index(list_entry(s, e - 2u), done.y);
-                if (e >= 1u) store_index(list_entry(s, e - 1u), done.z);
-                store_index(list_entry(s, e), done.w);
-            }
+            else // the list's first quad, or one that runs past its capacity
+                store_quad_entries(s, e, done);
         }
     } else {
-        if (LISTS_FIT == 0u || s.count < s.target.capacity) store_index(list_entry(s, s.count), a);
-        if (h == 2u && (LISTS_FIT == 0u || s.count + 1u < s.target.capacity)) store_index(list_entry(s, s.count + 1u), v1);
+        store_entry(s, s.count, a);
+        if (h == 2u) store_entry(s, s.count + 1u, v1);
     }
     s.quad = next;
     s.count += h;
@@ -300,7 +284,7 @@ void visit_if(inout query_state s, uvec4 c, uint j, bool valid, bool quads) {
         s.count += valid && within_radius(s.p, pj, s.radius2) ? 1u : 0u; // the query itself too: subtracted once at the end
         return;
     }
-    if (valid && listed(s, c, j)) emit(s, output_index(c.w, j), quads);
+    if (valid && listed(s, c, j)) emit(s, output_index(c.w, j));
 #endif
 }
 
@@ -335,25 +319,15 @@ void visit_row(inout query_state s, stencil_row r, bool quads) {
 // after pc.loop_limit of them): the row loops, the bound's own loops.
 #define LOOP_ALLOWANCE 1024u
 
-// Loop iterations a candidate may add: one where lists may overflow (fixed
-// capacity, or CSR sized from the caller's counts), emit_pair's overflow
-// loop; none where they cannot (counts, CSR sized by this search's own
-// counting pass).
-uint overflow_iterations() {
-    bool may_overflow = pc.mode == FENNS_MODE_FIXED || (pc.mode == FENNS_MODE_CSR && pc.count == 0u);
-    return COUNT_ONLY == 0u && may_overflow ? 1u : 0u;
-}
-
 // Whether the query's loops stay within the driver's limit: every row of
-// its stencil untrimmed, each walked in ROW_STEP steps plus the row loop
-// (and the overflow loop's, overflow_iterations).
+// its stencil untrimmed, each walked in ROW_STEP steps plus the row loop.
 bool within_loop_limit(uvec3 lo, uint split, uint reach, uint local_dim) {
-    uint steps = LOOP_ALLOWANCE, per_candidate = overflow_iterations();
+    uint steps = LOOP_ALLOWANCE;
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z)
     for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
         uint first = local_index(lo.x, y, z, local_dim), len = 0u;
         for (uint l = first; l <= first + 2u * reach; ++l) len += s_local_end[l] - s_local_start[l];
-        steps += len / ROW_STEP + 2u + per_candidate * len;
+        steps += len / ROW_STEP + 2u;
     }
     return steps <= pc.loop_limit;
 }

@@ -91,16 +91,9 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     uint32_t shift = p->plan.list_window_shift;
     uint64_t windows = o->sorted_order || !shift ? 1u : (list_entries + (UINT64_C(1) << shift) - 1u) >> shift;
     int narrow = sorted_narrow(p, f, c);
-    int one_binding = narrow && lists_fit_one_binding(p, o) && windows <= 1u;
-    /* Lists sized by this search's own counting pass fit by construction
-     * (the fill's walk and distance test are the counting pass's, bit for
-     * bit: grid.glsl's distance2), so their fill leaves out the overflow
-     * path (fenns__is_sized_pass). */
-    int sized = mode == FENNS_MODE_CSR && own_counts && fenns__method_runs(p->plan.method, FENNS_PASS_search_sized);
     fenns_pass pass = mode == FENNS_MODE_COUNT ? (narrow ? FENNS_PASS_search_count : FENNS_PASS_search_count_wide)
-                      : sized         ? (one_binding ? FENNS_PASS_search_sized : FENNS_PASS_search_sized_wide)
-                      : one_binding   ? FENNS_PASS_search
-                                      : FENNS_PASS_search_wide;
+                      : narrow && lists_fit_one_binding(p, o) && windows <= 1u ? FENNS_PASS_search
+                                                                                : FENNS_PASS_search_wide;
     if (windows <= 1u) {
         dispatch_search(cmd, p, f, pass, &b, &pc);
         return;
