@@ -152,10 +152,11 @@ void flush_list(query_state s, bool quads) {
 // A step's two candidates appended together, where the list is stored a
 // quad at a time: a subgroup takes the append's branch whenever any of its
 // lanes hits, so nearly every candidate; here once a step, the quad shifted
-// by selects (at most one quad completes per step). Against two appends a
+// by selects (at most one quad completes per step); only the copy of the
+// walk that stores quads calls it. Against two appends a
 // step (H100 CSR): sph50 4M 4.57 -> 4.45, 16M 20.42 -> 19.02, dam 2.925 ->
 // 2.892, cluster 6.03 -> 6.00.
-void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1, bool quads) {
+void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1) {
     uint h = uint(h0) + uint(h1);
     if (h == 0u) return;
     uint a = h0 ? v0 : v1;
@@ -164,7 +165,7 @@ void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1, bool qua
     // slower (H200, CSR: sph50 4M 4.18 -> 4.36 ms, dam 2.90 -> 2.99,
     // cluster 6.03 -> 6.22).
     uvec4 next = h == 2u ? uvec4(s.quad.zw, v0, v1) : uvec4(s.quad.yzw, a);
-    if (stores_quads(s, quads)) {
+    if (stores_quads(s, true)) {
         uint at = s.target.base.x + s.count; // the first new entry's low bits
         bool first_ends = (at & 3u) == 3u, second_ends = h == 2u && (at & 3u) == 2u;
         if (first_ends || second_ends) {
@@ -270,7 +271,7 @@ bool listed(query_state s, uvec4 c, uint j) {
 
 // Candidate c at sorted position j, when `valid` (a step's candidates past
 // the row's end are loaded again as its last and not visited).
-void visit_if(inout query_state s, uvec4 c, uint j, bool valid, bool quads) {
+void visit_if(inout query_state s, uvec4 c, uint j, bool valid) {
     vec3 pj = uintBitsToFloat(c.xyz);
 #ifdef FENNS_KERNEL
     // The user kernel sees neighbours only, by original index, in the
@@ -293,12 +294,12 @@ void visit_if(inout query_state s, uvec4 c, uint j, bool valid, bool quads) {
 void visit_pair(inout query_state s, uvec4 c0, uint j0, uvec4 c1, uint j1, bool valid1, bool quads) {
 #ifndef FENNS_KERNEL
     if (COUNT_ONLY == 0u && quads) {
-        emit_pair(s, listed(s, c0, j0), output_index(c0.w, j0), valid1 && listed(s, c1, j1), output_index(c1.w, j1), quads);
+        emit_pair(s, listed(s, c0, j0), output_index(c0.w, j0), valid1 && listed(s, c1, j1), output_index(c1.w, j1));
         return;
     }
 #endif
-    visit_if(s, c0, j0, true, quads);
-    visit_if(s, c1, j1, valid1, quads);
+    visit_if(s, c0, j0, true);
+    visit_if(s, c1, j1, valid1);
 }
 
 // The row's candidates two at a time, the second masked past the row's end
