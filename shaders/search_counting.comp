@@ -28,6 +28,7 @@ layout(constant_id = 2) const uint OCTANT = 0; // 1: octant's walk
 #include "grid.glsl"
 #include "scan.glsl"
 #include "search_common.glsl"
+#define SHORT_LISTS_BY_ENTRY // one walk for every list: each list of fewer than 8 entries stored entry by entry
 #include "local_grid_fenns.glsl"
 #include "cell_walk.glsl"
 

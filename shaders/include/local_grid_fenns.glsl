@@ -101,9 +101,15 @@ struct query_state {
 // than at 4M). Entries shift through the quad so every index is constant (a
 // dynamically indexed vector may live in slow local memory). Lists of fewer
 // than 8 entries, nearly all in sparse sets, are stored entry by entry
-// (H100: the quad bookkeeping cost them more than it saved).
-// `quads` is a constant in each inlined copy of the walk: false in the copy
-// a subgroup of short lists only takes (see search_query).
+// (H100: the quad bookkeeping cost them more than it saved): fenns walks a
+// copy without quads where a whole subgroup's lists are that short
+// (search_query), `quads` being a constant in each inlined copy, and its
+// quad copy stores every list by quads, short ones too; counting's and
+// octant's single walk (search_counting.comp, SHORT_LISTS_BY_ENTRY) picks
+// per list. (H100, fenns' quad copy without the per-list test: CSR 0.1-0.5%
+// faster, sph50 4M 4.335 -> 4.329 ms, 16M 18.55 -> 18.45, dam 2.728 ->
+// 2.720, cluster 4.448 -> 4.431, the sparse sets the same; counting's walk
+// in fenns' two copies instead: its counts 1-1.5% slower; runs HB to HD.)
 //
 // Only the list's first `capacity` entries are stored and every entry is
 // counted, and no step tests for that: a list that overflows (fixed
@@ -114,7 +120,11 @@ struct query_state {
 // every list (H100, CSR without it: sph50 4M 4.347 -> 4.332 ms, in frame
 // order 3.951 -> 3.899, dam 2.752 -> 2.714, cluster 4.509 -> 4.456, 16M
 // 18.93 -> 18.51; counting's fill, sph50 1M, 1.328 -> 1.287; run GP).
+#ifdef SHORT_LISTS_BY_ENTRY
 bool stores_quads(query_state s, bool quads) { return quads && s.target.capacity >= 8u; }
+#else
+bool stores_quads(query_state s, bool quads) { return quads; }
+#endif
 
 // Entry k of the list (u64 entry index).
 uvec2 list_entry(query_state s, uint k) { return add64(s.target.base, k); }
