@@ -104,9 +104,9 @@ struct query_state {
 // (H100: the quad bookkeeping cost them more than it saved): fenns walks a
 // copy without quads where a whole subgroup's lists are that short
 // (search_query), `quads` being a constant in each inlined copy, and its
-// quad copy stores every list by quads, short ones too; counting's and
-// octant's single walk (search_counting.comp, SHORT_LISTS_BY_ENTRY) picks
-// per list. (H100, fenns' quad copy without the per-list test: CSR 0.1-0.5%
+// quad copy stores every list by quads, short ones too; the single walk of
+// counting, octant and radix (search_counting.comp, SHORT_LISTS_BY_ENTRY)
+// picks per list. (H100, fenns' quad copy without the per-list test: CSR 0.1-0.5%
 // faster, sph50 4M 4.335 -> 4.329 ms, 16M 18.55 -> 18.45, dam 2.728 ->
 // 2.720, cluster 4.448 -> 4.431, the sparse sets the same; counting's walk
 // in fenns' two copies instead: its counts 1-1.5% slower; runs HB to HD.)
