@@ -150,11 +150,19 @@ void add_to_total(uint v) {
 
 // The u64 total: sums added to the low word, each wrap carried into the
 // high word (the carries add up to the same total in any order). One
-// atomic per subgroup, unless its sum could pass 2^32.
+// atomic per subgroup, unless its sum could pass 2^32. The counting pass of
+// a CSR search (FENNS_MODE_COUNT with pc.count) adds none: the fill writes
+// the total from the offsets, and every subgroup's atomic on the one word
+// queues at one L2 slice, which the sparse sets' short walks feel.
 void add_total(uint count) {
     uint longest = subgroupMax(count);
     bool small = longest <= 0xFFFFFFFFu / gl_SubgroupSize;
-    uint total = subgroupAdd(small ? count : 0u);
+#ifdef FENNS_KERNEL
+    uint summed = count; // (kernel searches run in FENNS_MODE_KERNEL only)
+#else
+    uint summed = pc.mode == FENNS_MODE_COUNT && pc.count != 0u ? 0u : count;
+#endif
+    uint total = subgroupAdd(small ? summed : 0u);
     if (pc.mode != FENNS_MODE_CSR) {
         if (subgroupElect() && longest != 0u) {
             if (total != 0u) add_to_total(total);
@@ -173,7 +181,7 @@ void add_total(uint count) {
             // more than the sparse ones gained (runs BN, BP).
             if (longest > prm.max_neighbors) atomicMax(prm.max_neighbors, longest);
         }
-        if (!small && count != 0u) add_to_total(count);
+        if (!small && summed != 0u) add_to_total(summed);
     }
     if (pc.mode == FENNS_MODE_CSR && linear_workgroup() == 0u && gl_LocalInvocationIndex == 0u) {
         uvec2 m = offsets[pc.n];

@@ -355,7 +355,7 @@ static void fixed_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_record
     fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_FIXED, 0);
 }
 static void count_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_COUNT, 0);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_COUNT, r->counts_for_lists);
 }
 static void offsets_scan_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_offsets_scan(cmd, p, &r->f, &r->o);
@@ -424,6 +424,7 @@ static int search_steps(fenns_pipeline p, const fenns_search_info *info, const c
         return 1;
     }
     if (!rec->counts_ready) {
+        rec->counts_for_lists = (out & FENNS_OUTPUT_CSR) != 0;
         st = search_step(s, "search (counts)", count_step, (16u + 4u) * (uint64_t)n, info);
         fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, RW);
         if (!(out & FENNS_OUTPUT_CSR)) return 1;

@@ -83,9 +83,10 @@ typedef struct fenns_kernel_outputs {
 } fenns_kernel_outputs;
 void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready);
 /* The search of f's particles among the candidates c: f itself, or
- * another build on f's grid (point sets). own_counts (CSR): the lists were
+ * another build on f's grid (point sets). own_counts: in CSR, the lists were
  * sized by this search's own counting pass, so a query with none is not
- * walked again. */
+ * walked again; in COUNT, this is that counting pass, whose total the fill
+ * takes from the offsets instead. */
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
                         const fenns_outputs *o, uint32_t mode, int own_counts);
 /* The user kernel's search (FENNS_OUTPUT_KERNEL). */
@@ -117,6 +118,7 @@ typedef struct fenns_recording {
     int counts_ready;
     int counts_own; /* with counts_ready: the counts are this pipeline's counting search's of the same
                        build (fenns__cmd_search_own_counts), so a query with none is not walked */
+    int counts_for_lists; /* the counting pass sizes this search's CSR lists */
     fenns_profile *profile;
 } fenns_recording;
 

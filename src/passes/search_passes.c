@@ -75,7 +75,9 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     bind_outputs(&b, p, o, mode);
     pc.mode = mode;
     pc.sorted_order = o->sorted_order;
-    pc.count = own_counts ? 1u : 0u; /* CSR: the lists were sized by this search's counting pass */
+    /* CSR: the lists were sized by this search's counting pass; COUNT: this
+     * is that pass (search_common.glsl's add_total). */
+    pc.count = own_counts ? 1u : 0u;
     VkDeviceSize entries = o->indices.range / 4u;
     pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity : mode == FENNS_MODE_CSR ? (uint32_t)entries : 0u;
     pc.capacity_hi = mode == FENNS_MODE_CSR ? (uint32_t)(entries >> 32) : 0u;
