@@ -18,6 +18,7 @@
 #                                # auto's picks on sph50 1M/4M, s1/s3 at 5*10^5 and 4M, cluster 4M
 #   bash bench/h100_bench.sh g   # counting, octant and radix on the paper's baseline grids
 #                                # (--paper-grid: Table 4's 90/r cells per axis), s1 and s3
+#   bash bench/h100_bench.sh t   # the README table's rows alone, fenns only (about a minute)
 #   bash bench/h100_bench.sh s   # the README's summary in one call: sph50 1M/4M both methods,
 #                                # fenns at 16M and at 2^26 in sorted order, s1/s3 4M, dam,
 #                                # cluster 4M, fenns-sph 10^6 and 4*10^6; sph50 4M/16M/2^26,
@@ -63,6 +64,24 @@ elif [ "$part" = s ]; then
     bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3 --frame-order
     "$B/fenns-sph" --particles 1000000 --steps 1000 --frames 0 > "$OUT/sph_log.txt" 2>&1
     "$B/fenns-sph" --particles 4000000 --steps 100 --frames 0 >> "$OUT/sph_log.txt" 2>&1
+elif [ "$part" = t ]; then
+    # The README table's rows alone, fenns only (session 38's v22 table)
+    "$B/fenns" info > "$OUT/info.txt" 2>&1
+    bench --scenario sph50 --n 1048576 --method fenns
+    bench --scenario sph50 --n 4194304 --method fenns
+    bench --scenario sph50 --n 16777216 --method fenns --no-host
+    bench --scenario s1 --n 4194304 --radius 1 --method fenns
+    bench --scenario s1 --n 4194304 --radius 0.2 --method fenns
+    bench --scenario s3 --n 4194304 --radius 0.3 --method fenns
+    bench --scenario dam --n 4194304 --method fenns
+    bench --scenario cluster --n 4194304 --method fenns --no-host
+    bench --scenario sph50 --n 4194304 --method fenns --no-host --frame-order
+    bench --scenario sph50 --n 16777216 --method fenns --no-host --frame-order
+    bench --scenario s1 --n 4194304 --radius 1 --method fenns --no-host --frame-order
+    bench --scenario s1 --n 4194304 --radius 0.2 --method fenns --no-host --frame-order
+    bench --scenario dam --n 4194304 --method fenns --no-host --frame-order
+    bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3
+    bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3 --frame-order
 elif [ "$part" = c ]; then
     # counting and octant (issue 10) beside fenns in one run: sph50, the paper's s1/s3, dam, cluster
     bench --scenario sph50 --n 1048576 --no-host
