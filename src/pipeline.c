@@ -59,6 +59,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_reduce),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
+        FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns),
         {NULL, 0}, /* search_kernel: the caller's */
         FENNS_SPV_(reorder_attributes),
     };
@@ -110,7 +111,7 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
  * and none of the placement passes its sort replaces (each pipeline made
  * costs time at creation, most on CPU drivers). */
 int fenns__method_runs(fenns_method method, fenns_pass pass) {
-    if (pass == FENNS_PASS_density) return method == FENNS_METHOD_FENNS;
+    if (pass == FENNS_PASS_density || fenns__is_fixed_grid_pass(pass)) return method == FENNS_METHOD_FENNS;
     if (method == FENNS_METHOD_RADIX)
         return pass != FENNS_PASS_coarse_count && pass != FENNS_PASS_cell_cursors && pass != FENNS_PASS_reorder &&
                pass != FENNS_PASS_section_sort && pass != FENNS_PASS_section_order && pass != FENNS_PASS_cell_order &&
@@ -129,9 +130,12 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * search's walk (0 fenns' local grid, 1 the 27 cells of a fenns-paper
      * build's cell, 2 of counting's particle, 3 octant's 8); 7: 1 where the
      * driver stops a loop after loop_limit iterations, for fenns' searches
-     * (local_grid_fenns.glsl's LOOP_LIMITED). */
+     * (local_grid_fenns.glsl's LOOP_LIMITED); 8: the reach of fenns' search
+     * variants for fixed grids, 0 elsewhere (local_grid_fenns.glsl's
+     * FIXED_REACH). */
     int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
-    uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide;
+    uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide ||
+                        pass == FENNS_PASS_search_count_local7 || pass == FENNS_PASS_search_count_local9;
     /* Sorted particles in chunks only where the capacity needs them: a wide
      * pass may be wide for its lists alone (H100, sph50 16M). */
     int sorted_chunks = (uint64_t)plan->max_particles > (UINT64_C(1) << plan->chunk_shift16);
@@ -140,7 +144,8 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * one key in the pipeline store, not one per method. */
     uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
                                         wide && sorted_chunks ? FENNS_CHUNKS : 1u,
-                                        pass == FENNS_PASS_search_kernel ? (uint32_t)plan->method : 0u, 0u};
+                                        pass == FENNS_PASS_search_kernel ? (uint32_t)plan->method : 0u, 0u,
+                                        fenns__fixed_reach(pass)};
     memcpy(values, v, sizeof v);
     if (pass == FENNS_PASS_search_work) {
         values[1] = plan->work_list_cells;

@@ -44,6 +44,10 @@
     X(list_sort_wide)       \
     X(search_count)         \
     X(search_count_wide)    \
+    X(search_local7)        \
+    X(search_local9)        \
+    X(search_count_local7)  \
+    X(search_count_local9)  \
     X(search_kernel)        \
     X(reorder_attributes)
 
@@ -58,9 +62,20 @@ static inline int fenns__is_radix_pass(fenns_pass pass) {
     return pass >= FENNS_PASS_radix_keys && pass <= FENNS_PASS_radix_gather;
 }
 
+/* fenns' variants of its narrow searches for the grids of F =
+ * FENNS_FINE_SPLIT_MAX and reach 1 (local grids of 7^3 cells) or 2 (9^3),
+ * each dispatched for the builds of its grid (local_grid_fenns.glsl's
+ * FIXED_REACH); the reach they are made for, 0 for every other pass. */
+static inline uint32_t fenns__fixed_reach(fenns_pass pass) {
+    return pass == FENNS_PASS_search_local7 || pass == FENNS_PASS_search_count_local7   ? 1u
+           : pass == FENNS_PASS_search_local9 || pass == FENNS_PASS_search_count_local9 ? 2u
+                                                                                        : 0u;
+}
+static inline int fenns__is_fixed_grid_pass(fenns_pass pass) { return fenns__fixed_reach(pass) != 0u; }
+
 static inline int fenns__is_search_pass(fenns_pass pass) {
     return pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide || pass == FENNS_PASS_search_count ||
-           pass == FENNS_PASS_search_count_wide;
+           pass == FENNS_PASS_search_count_wide || fenns__is_fixed_grid_pass(pass);
 }
 
 /* A pass's name ("search"), for logs; debuggers see it as "fenns: search". */
@@ -72,7 +87,7 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
 int fenns__method_runs(fenns_method method, fenns_pass pass);
 /* The specialization constants a pass's pipeline is made with (constant_id
  * k is values[k]), from the plan and the driver's loop limit (0: none). */
-#define FENNS_SPEC_CONSTANTS 8
+#define FENNS_SPEC_CONSTANTS 9
 void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_t loop_limit,
                                 uint32_t max_workgroup_invocations, uint32_t values[FENNS_SPEC_CONSTANTS]);
 

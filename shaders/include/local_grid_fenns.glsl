@@ -40,6 +40,23 @@ layout(constant_id = 4) const uint COUNT_ONLY = 0;
 // 0.568, sph50 4M 1.477 -> 1.471, dam 1.056 -> 1.051; CSR up to 0.7%).
 layout(constant_id = 7) const uint LOOP_LIMITED = 0;
 
+// 1 or 2: the variant of the search for builds of F = FENNS_FINE_SPLIT_MAX
+// fine cells a coarse edge and reach FIXED_REACH (local grids of 7^3 and
+// 9^3 cells: what grid_sizing.glsl gives every set but the densest, whose
+// fine cells it clamps), dispatched for those builds only (search_work's
+// local7_dispatch and local9_dispatch). With F and reach constants the
+// driver lays out the stencil's rows and their runs with fixed bounds; it
+// takes a pipeline of its own (one copy of the walk per grid inlined into
+// one pipeline kept half the gain and moved the others by code shape), and
+// either constant alone kept little of it. H100, 4M particles, against one
+// general search (run JG, two barriers a search pass included): counts
+// sph50 1.386 -> 1.347 ms, 16M 5.501 -> 5.331, dam 0.971 -> 0.952, cluster
+// 1.533 -> 1.500, s1 r=0.2 0.311 -> 0.301, s3 r=0.3 0.300 -> 0.286 (s1 r=1
+// 0.531 -> 0.536: the barriers); CSR s1 r=1 1.272 -> 1.233, r=0.2 0.582 ->
+// 0.550, dam 2.706 -> 2.608, cluster 4.413 -> 4.310, sph50 4.323 -> 4.301.
+// 0: the general search, reach and F read from the build.
+layout(constant_id = 8) const uint FIXED_REACH = 0;
+
 // The table cell, and its section, that local cell (lx, ly, lz) shows.
 uint local_section_key(uvec3 l, uint split, uint reach) {
     ivec3 d = ivec3(greaterThanEqual(l, uvec3(reach + split))) - ivec3(lessThan(l, uvec3(reach)));
@@ -512,7 +529,8 @@ bool searchable() {
 
 void search_cell(work_item w, uint q) {
     uvec3 center = table_cell_of_key(w.cell);
-    uint split = prm.fine_split, reach = prm.fine_reach, local_dim = split + 2u * reach;
+    uint split = FIXED_REACH != 0u ? FENNS_FINE_SPLIT_MAX : prm.fine_split;
+    uint reach = FIXED_REACH != 0u ? FIXED_REACH : prm.fine_reach, local_dim = split + 2u * reach;
     // Rows of two runs (ROW_RUNS) need F >= 2 reach, which grid_sizing.glsl
     // always makes and a grid source must have: tested all the same, so
     // that no row is ever cut short.

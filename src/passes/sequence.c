@@ -51,6 +51,7 @@ void fenns__mark_incomplete(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
     vk->vkCmdFillBuffer(cmd, f->scratch.buffer, params + offsetof(fenns_gpu_params, incomplete_queries), 4u,
                         FENNS_UNBOUND_MARK);
     vk->vkCmdFillBuffer(cmd, f->scratch.buffer, params + offsetof(fenns_gpu_params, dispatch_x), 12u, 0u);
+    vk->vkCmdFillBuffer(cmd, f->scratch.buffer, params + offsetof(fenns_gpu_params, general_dispatch_x), 36u, 0u);
 }
 
 /* A pass that got no descriptor set (its arena failed, logged) recorded no
