@@ -60,7 +60,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_reduce),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns),
-        {NULL, 0}, /* search_kernel: the caller's */
+        {NULL, 0}, {NULL, 0}, {NULL, 0}, /* search_kernel and its variants: the caller's */
         FENNS_SPV_(reorder_attributes),
     };
     if (fenns__is_search_pass(pass) && method == FENNS_METHOD_FENNS_PAPER)
@@ -144,7 +144,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * one key in the pipeline store, not one per method. */
     uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
                                         wide && sorted_chunks ? FENNS_CHUNKS : 1u,
-                                        pass == FENNS_PASS_search_kernel ? (uint32_t)plan->method : 0u, 0u,
+                                        fenns__is_kernel_pass(pass) ? (uint32_t)plan->method : 0u, 0u,
                                         fenns__fixed_reach(pass)};
     memcpy(values, v, sizeof v);
     if (pass == FENNS_PASS_search_work) {
@@ -169,9 +169,9 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     if (fenns__is_search_pass(pass)) {
         values[1] = plan->fine_cells; /* fenns: local cells; fenns-paper: fine cells + 1 */
     }
-    if ((fenns__is_search_pass(pass) || pass == FENNS_PASS_search_kernel) && plan->method == FENNS_METHOD_FENNS)
+    if ((fenns__is_search_pass(pass) || fenns__is_kernel_pass(pass)) && plan->method == FENNS_METHOD_FENNS)
         values[7] = loop_limit != 0u ? 1u : 0u;
-    if (pass == FENNS_PASS_search_kernel) {
+    if (fenns__is_kernel_pass(pass)) {
         /* One pipeline for every size: sorted particles in chunks only when
          * the capacity needs them. fenns-paper's walk uses no local grid. */
         values[1] = plan->method == FENNS_METHOD_FENNS ? plan->fine_cells : 1u;
@@ -183,7 +183,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
  * made with a set layout of the caller's (pipeline_store.h): that one is
  * compiled for each pipeline. */
 static int kept_in_store(fenns_pipeline p, fenns_pass pass) {
-    return pass != FENNS_PASS_search_kernel || p->kernel_layout == VK_NULL_HANDLE;
+    return !fenns__is_kernel_pass(pass) || p->kernel_layout == VK_NULL_HANDLE;
 }
 
 static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kernel_info *kernel) {
@@ -191,7 +191,7 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
     if (!fenns__method_runs(p->plan.method, pass)) return FENNS_SUCCESS;
     shader_code code = code_of(pass, p->plan.method);
     size_t content_words = 0; /* a kernel's SPIR-V is named by its words, a built-in's by its address */
-    if (pass == FENNS_PASS_search_kernel) {
+    if (fenns__is_kernel_pass(pass)) {
         if (!kernel) return FENNS_SUCCESS;
         code = (shader_code){kernel->spirv, kernel->spirv_size};
         content_words = kernel->spirv_size / 4u;
@@ -210,7 +210,7 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
     if (shared != FENNS_SPIRV_UNKNOWN && shared > ctx->limits.max_shared_memory) {
         fenns__log(ctx, FENNS_LOG_ERROR, "the %s pipeline needs %llu bytes of shared memory; the device has %u%s",
                    fenns__pass_name(pass), (unsigned long long)shared, ctx->limits.max_shared_memory,
-                   pass == FENNS_PASS_search_kernel ? " (the kernel's own shared arrays count)" : "");
+                   fenns__is_kernel_pass(pass) ? " (the kernel's own shared arrays count)" : "");
         return FENNS_ERROR_UNSUPPORTED_DEVICE;
     }
     VkShaderModuleCreateInfo module_info = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,

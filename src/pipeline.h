@@ -49,6 +49,8 @@
     X(search_count_local7)  \
     X(search_count_local9)  \
     X(search_kernel)        \
+    X(search_kernel_local7) \
+    X(search_kernel_local9) \
     X(reorder_attributes)
 
 typedef enum fenns_pass {
@@ -62,20 +64,31 @@ static inline int fenns__is_radix_pass(fenns_pass pass) {
     return pass >= FENNS_PASS_radix_keys && pass <= FENNS_PASS_radix_gather;
 }
 
-/* fenns' variants of its narrow searches for the grids of F =
- * FENNS_FINE_SPLIT_MAX and reach 1 (local grids of 7^3 cells) or 2 (9^3),
- * each dispatched for the builds of its grid (local_grid_fenns.glsl's
- * FIXED_REACH); the reach they are made for, 0 for every other pass. */
+/* fenns' variants of its narrow searches and of its kernel search for the
+ * grids of F = FENNS_FINE_SPLIT_MAX and reach 1 (local grids of 7^3 cells)
+ * or 2 (9^3), each dispatched for the builds of its grid
+ * (local_grid_fenns.glsl's FIXED_REACH); the reach they are made for, 0 for
+ * every other pass. */
 static inline uint32_t fenns__fixed_reach(fenns_pass pass) {
-    return pass == FENNS_PASS_search_local7 || pass == FENNS_PASS_search_count_local7   ? 1u
-           : pass == FENNS_PASS_search_local9 || pass == FENNS_PASS_search_count_local9 ? 2u
-                                                                                        : 0u;
+    if (pass == FENNS_PASS_search_local7 || pass == FENNS_PASS_search_count_local7 ||
+        pass == FENNS_PASS_search_kernel_local7)
+        return 1u;
+    if (pass == FENNS_PASS_search_local9 || pass == FENNS_PASS_search_count_local9 ||
+        pass == FENNS_PASS_search_kernel_local9)
+        return 2u;
+    return 0u;
+}
+/* The kernel's search and its variants: the caller's SPIR-V. */
+static inline int fenns__is_kernel_pass(fenns_pass pass) {
+    return pass == FENNS_PASS_search_kernel || pass == FENNS_PASS_search_kernel_local7 ||
+           pass == FENNS_PASS_search_kernel_local9;
 }
 static inline int fenns__is_fixed_grid_pass(fenns_pass pass) { return fenns__fixed_reach(pass) != 0u; }
 
 static inline int fenns__is_search_pass(fenns_pass pass) {
     return pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide || pass == FENNS_PASS_search_count ||
-           pass == FENNS_PASS_search_count_wide || fenns__is_fixed_grid_pass(pass);
+           pass == FENNS_PASS_search_count_wide ||
+           (fenns__is_fixed_grid_pass(pass) && !fenns__is_kernel_pass(pass));
 }
 
 /* A pass's name ("search"), for logs; debuggers see it as "fenns: search". */
@@ -102,7 +115,7 @@ struct fenns_pipeline_T {
 
 /* The layout a pass's pipeline was made with. */
 static inline VkPipelineLayout fenns__pass_layout(const struct fenns_pipeline_T *p, fenns_pass pass) {
-    return pass == FENNS_PASS_search_kernel && p->kernel_layout ? p->kernel_layout : p->layout;
+    return fenns__is_kernel_pass(pass) && p->kernel_layout ? p->kernel_layout : p->layout;
 }
 
 /* A storage-buffer binding for vkCmdPushDescriptorSetKHR. */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "fenns/fenns_kernel.h"
+#include "fenns_shared.h"
 #include "gpu_test.h"
 #include "reference.h"
 #include "scenes.h"
@@ -268,6 +269,17 @@ typedef struct kernel_case {
 
 /* One kernel on one scene and method against the CPU; twice for fenns
  * (bit-identical); stats also in SORTED_ORDER with counts. */
+/* fenns: the kernel searches each of its kernel pipelines ran, by the
+ * reach of the variant for the build's grid (F = FENNS_FINE_SPLIT_MAX and
+ * reach 1 or 2; local_grid_fenns.glsl's FIXED_REACH), 0 for the general
+ * one. run_scenes needs all three. */
+static unsigned g_runs_by_pipeline[3];
+
+static uint32_t fixed_reach(const fenns_status *st) {
+    uint32_t reach = st->fine_dims[0] > st->fine_split ? (st->fine_dims[0] - st->fine_split) / 2u : 0u;
+    return st->fine_split == FENNS_FINE_SPLIT_MAX && reach <= 2u ? reach : 0u;
+}
+
 static void check_kernel(const scene *s, fenns_method method, const kernel_case *kc) {
     uint64_t *ro = NULL;
     uint32_t *ri = NULL;
@@ -284,6 +296,7 @@ static void check_kernel(const scene *s, fenns_method method, const kernel_case 
         fenns_result r = run_kernel(s, method, kc->spirv, kc->size, user, variants[v], &a);
         CHECK(r == FENNS_SUCCESS, "%s/%s/%s: kernel search: %s", s->name, mname, kc->name, fenns_result_string(r));
         if (r != FENNS_SUCCESS) continue;
+        if (method == FENNS_METHOD_FENNS) ++g_runs_by_pipeline[fixed_reach(&a.status)];
         CHECK(a.status.incomplete_queries == 0, "%s/%s/%s: %u queries refused by the loop limit", s->name, mname,
               kc->name, a.status.incomplete_queries);
         CHECK(a.status.total_neighbors == ro[s->n], "%s/%s/%s: total %llu, expected %llu", s->name, mname, kc->name,
@@ -371,6 +384,15 @@ static void run_scenes(int quick) {
     s.radius = 1.0f;
     s.user_domain = 1;
     for (int a = 0; a < 3; ++a) s.domain_min[a] = 0.0f, s.domain_max[a] = 4.2f;
+    check_scene(&s, 0);
+    free(s.xyz);
+
+    /* sph50's density (about 49 neighbours): half-margin fine cells,
+     * F = 5 (the reach-2 variant). */
+    scene_init(&s, "sph50-density", quick ? 2000 : 8000);
+    side = cbrtf((float)s.n / 11.94f);
+    fenns_scene_uniform(s.xyz, s.n, side);
+    s.radius = 1.0f;
     check_scene(&s, 0);
     free(s.xyz);
 
@@ -601,6 +623,10 @@ int main(int argc, char **argv) {
     if (failures == 0) {
         check_bad_arguments();
         run_scenes(quick);
+        CHECK(g_runs_by_pipeline[0] && g_runs_by_pipeline[1] && g_runs_by_pipeline[2],
+              "fenns: %u kernel searches ran the general pipeline, %u search_kernel_local7, %u search_kernel_local9;"
+              " the suite needs each",
+              g_runs_by_pipeline[0], g_runs_by_pipeline[1], g_runs_by_pipeline[2]);
         if (!quick) check_loop_limit();
     }
     fenns_kernel_spirv_free(&g_stats);

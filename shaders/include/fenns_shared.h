@@ -244,7 +244,8 @@ FENNS_STRUCT(fenns_gpu_params) {
      * search and of its variants for the two grids most builds get (F =
      * FENNS_FINE_SPLIT_MAX, reach 1 or 2: local grids of 7^3 and 9^3 cells,
      * local_grid_fenns.glsl's FIXED_REACH). One of the three holds the
-     * search's workgroups (dispatch_*), the others none. */
+     * search's workgroups (dispatch_*), the others none. The kernel search
+     * is dispatched alike. */
     FENNS_U32 general_dispatch_x, general_dispatch_y, general_dispatch_z;
     FENNS_U32 local7_dispatch_x, local7_dispatch_y, local7_dispatch_z;
     FENNS_U32 local9_dispatch_x, local9_dispatch_y, local9_dispatch_z;

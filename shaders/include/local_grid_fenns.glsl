@@ -44,17 +44,20 @@ layout(constant_id = 7) const uint LOOP_LIMITED = 0;
 // fine cells a coarse edge and reach FIXED_REACH (local grids of 7^3 and
 // 9^3 cells: what grid_sizing.glsl gives every set but the densest, whose
 // fine cells it clamps), dispatched for those builds only (search_work's
-// local7_dispatch and local9_dispatch). With F and reach constants the
-// driver lays out the stencil's rows and their runs with fixed bounds; it
-// takes a pipeline of its own (one copy of the walk per grid inlined into
-// one pipeline kept half the gain and moved the others by code shape), and
-// either constant alone kept little of it. H100, 4M particles, against one
+// local7_dispatch and local9_dispatch), the kernel search's too. With F
+// and reach constants the driver lays out the stencil's rows and their
+// runs with fixed bounds; it takes a pipeline of its own (one copy of the
+// walk per grid inlined into one pipeline kept half the gain and moved the
+// others by code shape), and either constant alone kept little of it. H100, 4M particles, against one
 // general search (run JG, two barriers a search pass included): counts
 // sph50 1.386 -> 1.347 ms, 16M 5.501 -> 5.331, dam 0.971 -> 0.952, cluster
 // 1.533 -> 1.500, s1 r=0.2 0.311 -> 0.301, s3 r=0.3 0.300 -> 0.286 (s1 r=1
 // 0.531 -> 0.536: the barriers); CSR s1 r=1 1.272 -> 1.233, r=0.2 0.582 ->
-// 0.550, dam 2.706 -> 2.608, cluster 4.413 -> 4.310, sph50 4.323 -> 4.301.
-// 0: the general search, reach and F read from the build.
+// 0.550, dam 2.706 -> 2.608, cluster 4.413 -> 4.310, sph50 4.323 -> 4.301;
+// kernel searches (run JH) sph50 1.466 -> 1.432, 16M 5.844 -> 5.690, dam
+// 1.050 -> 1.042, but s1 r=1 0.568 -> 0.577, r=0.2 0.360 -> 0.364 (its
+// walk, two runs a row, gains little at reach 1); fenns-sph 4M 7.29 ->
+// 7.18 ms a step. 0: the general search, reach and F read from the build.
 layout(constant_id = 8) const uint FIXED_REACH = 0;
 
 // The table cell, and its section, that local cell (lx, ly, lz) shows.

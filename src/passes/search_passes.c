@@ -60,29 +60,42 @@ static int sorted_narrow(fenns_pipeline p, const fenns_frame *f, const fenns_fra
     return most <= (UINT64_C(1) << p->plan.chunk_shift16);
 }
 
-/* One workgroup per work item, as the build's last pass counted them. fenns'
- * narrow searches are three dispatches: the general search and its
- * variants for the grids of reach 1 and 2 (fenns__is_fixed_grid_pass), the
- * search work pass having given the build's workgroups to one and none to
- * the others. Barriers between them, since they write the same outputs as
- * far as validation can tell: each waits on an empty dispatch, or on the
- * one the barrier after the search would wait on anyway. */
+/* The variants of a fenns search pass for the grids of reach 1 and 2
+ * (fenns__is_fixed_grid_pass), or the pass itself where it has none. */
+static fenns_pass local7_of(fenns_pass pass) {
+    return pass == FENNS_PASS_search         ? FENNS_PASS_search_local7
+           : pass == FENNS_PASS_search_count  ? FENNS_PASS_search_count_local7
+           : pass == FENNS_PASS_search_kernel ? FENNS_PASS_search_kernel_local7
+                                              : pass;
+}
+static fenns_pass local9_of(fenns_pass pass) {
+    return pass == FENNS_PASS_search         ? FENNS_PASS_search_local9
+           : pass == FENNS_PASS_search_count  ? FENNS_PASS_search_count_local9
+           : pass == FENNS_PASS_search_kernel ? FENNS_PASS_search_kernel_local9
+                                              : pass;
+}
+
+/* One workgroup per work item, as the build's last pass counted them.
+ * fenns' narrow and kernel searches are three dispatches (the general
+ * search and its variants for the grids of reach 1 and 2), the search work
+ * pass having given the build's workgroups to one of them and none to the
+ * others; the wide ones, and other methods' searches, one. Barriers between
+ * the three, since they write the same outputs as far as validation can
+ * tell: each waits on an empty dispatch, or on the one the barrier after
+ * the search would wait on anyway. */
+#define PARAMS_AT_(field) (f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, field))
 static void dispatch_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, fenns_pass pass,
                             const fenns_bindings *b, fenns_push *pc) {
-    VkDeviceSize params = f->scratch.offset + f->layout.params.offset;
-    int variants = p->plan.method == FENNS_METHOD_FENNS && (pass == FENNS_PASS_search || pass == FENNS_PASS_search_count);
-    if (!variants) {
-        fenns__dispatch_indirect(cmd, p, pass, b, pc, f->scratch.buffer, params + offsetof(fenns_gpu_params, dispatch_x));
+    VkBuffer args = f->scratch.buffer;
+    if (p->plan.method != FENNS_METHOD_FENNS || local7_of(pass) == pass) {
+        fenns__dispatch_indirect(cmd, p, pass, b, pc, args, PARAMS_AT_(dispatch_x));
         return;
     }
-    int counting = pass == FENNS_PASS_search_count;
-    fenns__dispatch_indirect(cmd, p, pass, b, pc, f->scratch.buffer, params + offsetof(fenns_gpu_params, general_dispatch_x));
+    fenns__dispatch_indirect(cmd, p, pass, b, pc, args, PARAMS_AT_(general_dispatch_x));
     fenns__barrier(cmd, p);
-    fenns__dispatch_indirect(cmd, p, counting ? FENNS_PASS_search_count_local7 : FENNS_PASS_search_local7, b, pc,
-                             f->scratch.buffer, params + offsetof(fenns_gpu_params, local7_dispatch_x));
+    fenns__dispatch_indirect(cmd, p, local7_of(pass), b, pc, args, PARAMS_AT_(local7_dispatch_x));
     fenns__barrier(cmd, p);
-    fenns__dispatch_indirect(cmd, p, counting ? FENNS_PASS_search_count_local9 : FENNS_PASS_search_local9, b, pc,
-                             f->scratch.buffer, params + offsetof(fenns_gpu_params, local9_dispatch_x));
+    fenns__dispatch_indirect(cmd, p, local9_of(pass), b, pc, args, PARAMS_AT_(local9_dispatch_x));
 }
 
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
