@@ -108,6 +108,7 @@ typedef struct kernel_run {
     uint32_t *counts;     /* with_counts only */
     uint32_t *perm;       /* the build's permutation */
     fenns_status status;
+    fenns_gpu_params params; /* the whole block the status begins (its dispatches) */
 } kernel_run;
 
 static void free_run(kernel_run *k) {
@@ -237,8 +238,9 @@ static fenns_result run_kernel(const scene *s, fenns_method method, const uint32
             memcpy(out->values, with_user_set ? sums.mapped : values.mapped, (with_user_set ? 8u : 16u) * n1);
             memcpy(out->counts, counts.mapped, 4u * n1);
             ok = fenns_test_download(&g, &scratch, layout.permutation_offset, out->perm, 4u * n) == VK_SUCCESS &&
-                 fenns_test_download(&g, &scratch, layout.status_offset, &out->status, sizeof out->status) ==
+                 fenns_test_download(&g, &scratch, layout.status_offset, &out->params, sizeof out->params) ==
                      VK_SUCCESS;
+            if (ok) memcpy(&out->status, &out->params, sizeof out->status);
         }
         if (!ok) free_run(out);
         result = ok ? FENNS_SUCCESS : FENNS_ERROR_OUT_OF_HOST_MEMORY;
@@ -267,19 +269,13 @@ typedef struct kernel_case {
     size_t size;
 } kernel_case;
 
-/* One kernel on one scene and method against the CPU; twice for fenns
- * (bit-identical); stats also in SORTED_ORDER with counts. */
-/* fenns: the kernel searches each of its kernel pipelines ran, by the
- * reach of the variant for the build's grid (F = FENNS_FINE_SPLIT_MAX and
- * reach 1 or 2; local_grid_fenns.glsl's FIXED_REACH), 0 for the general
- * one. run_scenes needs all three. */
+/* fenns: the kernel searches each of its kernel pipelines ran (by
+ * scene_fixed_reach: the general one, search_kernel_local7, _local9).
+ * run_scenes needs all three. */
 static unsigned g_runs_by_pipeline[3];
 
-static uint32_t fixed_reach(const fenns_status *st) {
-    uint32_t reach = st->fine_dims[0] > st->fine_split ? (st->fine_dims[0] - st->fine_split) / 2u : 0u;
-    return st->fine_split == FENNS_FINE_SPLIT_MAX && reach <= 2u ? reach : 0u;
-}
-
+/* One kernel on one scene and method against the CPU; twice for fenns
+ * (bit-identical); stats also in SORTED_ORDER with counts. */
 static void check_kernel(const scene *s, fenns_method method, const kernel_case *kc) {
     uint64_t *ro = NULL;
     uint32_t *ri = NULL;
@@ -296,7 +292,18 @@ static void check_kernel(const scene *s, fenns_method method, const kernel_case 
         fenns_result r = run_kernel(s, method, kc->spirv, kc->size, user, variants[v], &a);
         CHECK(r == FENNS_SUCCESS, "%s/%s/%s: kernel search: %s", s->name, mname, kc->name, fenns_result_string(r));
         if (r != FENNS_SUCCESS) continue;
-        if (method == FENNS_METHOD_FENNS) ++g_runs_by_pipeline[fixed_reach(&a.status)];
+        if (method == FENNS_METHOD_FENNS) {
+            /* The build's last pass gave its workgroups to the pipeline of
+             * its grid, none to the other two. */
+            uint32_t reach = scene_fixed_reach(&a.status);
+            uint32_t groups[3] = {a.params.general_dispatch_x, a.params.local7_dispatch_x, a.params.local9_dispatch_x};
+            CHECK(groups[reach] == a.params.dispatch_x && groups[(reach + 1u) % 3u] == 0u &&
+                      groups[(reach + 2u) % 3u] == 0u,
+                  "%s/%s: workgroups %u: general %u, local7 %u, local9 %u (its grid's: %s)", s->name, kc->name,
+                  a.params.dispatch_x, groups[0], groups[1], groups[2],
+                  reach == 1u ? "local7" : reach == 2u ? "local9" : "general");
+            ++g_runs_by_pipeline[reach];
+        }
         CHECK(a.status.incomplete_queries == 0, "%s/%s/%s: %u queries refused by the loop limit", s->name, mname,
               kc->name, a.status.incomplete_queries);
         CHECK(a.status.total_neighbors == ro[s->n], "%s/%s/%s: total %llu, expected %llu", s->name, mname, kc->name,

@@ -1,6 +1,8 @@
 /* The point sets the GPU tests share (test_scene.h). */
 #include "test_scene.h"
 
+#include "fenns_shared.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,4 +26,9 @@ void scene_tiny(scene *s, uint32_t n) {
     s->n = n < 3 ? n : 3;
     s->xyz = few;
     s->radius = 1.0f;
+}
+
+uint32_t scene_fixed_reach(const fenns_status *st) {
+    uint32_t reach = st->fine_dims[0] > st->fine_split ? (st->fine_dims[0] - st->fine_split) / 2u : 0u;
+    return st->fine_split == FENNS_FINE_SPLIT_MAX && reach <= 2u ? reach : 0u;
 }

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "fenns/fenns.h"
+
 typedef struct scene {
     const char *name;
     float *xyz; /* n points, 3 floats each */
@@ -28,5 +30,11 @@ void scene_make_invalid(float *xyz, uint32_t n);
 /* The tiny sets n = 0..3 (radius 1; two points 0.5 apart, one far away):
  * s->xyz points at static storage, not to be freed. */
 void scene_tiny(scene *s, uint32_t n);
+
+/* fenns: which of its search pipelines a build's status says its searches
+ * ran: the reach of the variant for its grid (F = FENNS_FINE_SPLIT_MAX fine
+ * cells a coarse edge and reach 1 or 2, local grids of 7^3 and 9^3 cells;
+ * local_grid_fenns.glsl's FIXED_REACH), 0 for the general search. */
+uint32_t scene_fixed_reach(const fenns_status *st);
 
 #endif

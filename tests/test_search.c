@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fenns_shared.h"
 #include "gpu_test.h"
 #include "reference.h"
 #include "scenes.h"
@@ -67,18 +66,10 @@ static int search_with_reference(const scene *s, int counts_only, fenns_host_csr
     return 0;
 }
 
-/* fenns: the sets each of its search pipelines took, by the reach of the
- * variant for the set's grid (F = FENNS_FINE_SPLIT_MAX fine cells a coarse
- * edge and reach 1 or 2: local grids of 7^3 and 9^3 cells; see
- * local_grid_fenns.glsl's FIXED_REACH), 0 for the general search.
- * run_scenes needs all three, so that the suite checks each against the
- * reference. */
+/* fenns: the sets each of its search pipelines took (by scene_fixed_reach:
+ * the general search, search_local7, search_local9). run_scenes needs all
+ * three, so that the suite checks each against the reference. */
 static unsigned g_sets_by_pipeline[3];
-
-static uint32_t fixed_reach(const fenns_status *st) {
-    uint32_t reach = st->fine_dims[0] > st->fine_split ? (st->fine_dims[0] - st->fine_split) / 2u : 0u;
-    return st->fine_split == FENNS_FINE_SPLIT_MAX && reach <= 2u ? reach : 0u;
-}
 
 /* Host convenience search (lists ascending) against the reference; the
  * status of the search in *status when given. */
@@ -100,7 +91,7 @@ static void check_host_search_status(const scene *s, fenns_status *status) {
         CHECK(csr.status.particle_count == s->n, "%s: status particle_count %u", s->name, csr.status.particle_count);
         CHECK(csr.status.total_neighbors == csr.total, "%s: status total %llu vs %llu", s->name,
               (unsigned long long)csr.status.total_neighbors, (unsigned long long)csr.total);
-        uint32_t reach = g_method == FENNS_METHOD_FENNS ? fixed_reach(&csr.status) : 0u;
+        uint32_t reach = g_method == FENNS_METHOD_FENNS ? scene_fixed_reach(&csr.status) : 0u;
         if (g_method == FENNS_METHOD_FENNS) ++g_sets_by_pipeline[reach];
         printf("  %-22s n=%-8u r=%-6g m=%-9llu grid %ux%ux%u fine %ux%ux%u build %.2f ms search %.2f ms%s%s\n",
                s->name, s->n, (double)s->radius, (unsigned long long)csr.total, csr.status.coarse_dims[0],

@@ -48,8 +48,9 @@ layout(constant_id = 7) const uint LOOP_LIMITED = 0;
 // and reach constants the driver lays out the stencil's rows and their
 // runs with fixed bounds; it takes a pipeline of its own (one copy of the
 // walk per grid inlined into one pipeline kept half the gain and moved the
-// others by code shape), and either constant alone kept little of it. H100, 4M particles, against one
-// general search (run JG, two barriers a search pass included): counts
+// others by code shape), and either constant alone kept little of it.
+// H100, 4M particles, against one general search (run JG, two barriers a
+// search pass included): counts
 // sph50 1.386 -> 1.347 ms, 16M 5.501 -> 5.331, dam 0.971 -> 0.952, cluster
 // 1.533 -> 1.500, s1 r=0.2 0.311 -> 0.301, s3 r=0.3 0.300 -> 0.286 (s1 r=1
 // 0.531 -> 0.536: the barriers); CSR s1 r=1 1.272 -> 1.233, r=0.2 0.582 ->

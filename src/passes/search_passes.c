@@ -97,6 +97,7 @@ static void dispatch_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
     fenns__barrier(cmd, p);
     fenns__dispatch_indirect(cmd, p, local9_of(pass), b, pc, args, PARAMS_AT_(local9_dispatch_x));
 }
+#undef PARAMS_AT_
 
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
                         const fenns_outputs *o, uint32_t mode, int own_counts) {
