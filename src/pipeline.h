@@ -87,8 +87,9 @@ static inline int fenns__is_fixed_grid_pass(fenns_pass pass) { return fenns__fix
 
 static inline int fenns__is_search_pass(fenns_pass pass) {
     return pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide || pass == FENNS_PASS_search_count ||
-           pass == FENNS_PASS_search_count_wide ||
-           (fenns__is_fixed_grid_pass(pass) && !fenns__is_kernel_pass(pass));
+           pass == FENNS_PASS_search_count_wide || pass == FENNS_PASS_search_local7 ||
+           pass == FENNS_PASS_search_local9 || pass == FENNS_PASS_search_count_local7 ||
+           pass == FENNS_PASS_search_count_local9;
 }
 
 /* A pass's name ("search"), for logs; debuggers see it as "fenns: search". */

@@ -60,19 +60,16 @@ static int sorted_narrow(fenns_pipeline p, const fenns_frame *f, const fenns_fra
     return most <= (UINT64_C(1) << p->plan.chunk_shift16);
 }
 
-/* The variants of a fenns search pass for the grids of reach 1 and 2
- * (fenns__is_fixed_grid_pass), or the pass itself where it has none. */
-static fenns_pass local7_of(fenns_pass pass) {
-    return pass == FENNS_PASS_search         ? FENNS_PASS_search_local7
-           : pass == FENNS_PASS_search_count  ? FENNS_PASS_search_count_local7
-           : pass == FENNS_PASS_search_kernel ? FENNS_PASS_search_kernel_local7
-                                              : pass;
-}
-static fenns_pass local9_of(fenns_pass pass) {
-    return pass == FENNS_PASS_search         ? FENNS_PASS_search_local9
-           : pass == FENNS_PASS_search_count  ? FENNS_PASS_search_count_local9
-           : pass == FENNS_PASS_search_kernel ? FENNS_PASS_search_kernel_local9
-                                              : pass;
+/* The variant of a fenns search pass for the grid of reach 1 (local grids
+ * of 7^3 cells) or 2 (9^3; fenns__fixed_reach), or the pass itself where it
+ * has none. */
+static fenns_pass fixed_grid_variant(fenns_pass pass, uint32_t reach) {
+    switch (pass) {
+    case FENNS_PASS_search: return reach == 1u ? FENNS_PASS_search_local7 : FENNS_PASS_search_local9;
+    case FENNS_PASS_search_count: return reach == 1u ? FENNS_PASS_search_count_local7 : FENNS_PASS_search_count_local9;
+    case FENNS_PASS_search_kernel: return reach == 1u ? FENNS_PASS_search_kernel_local7 : FENNS_PASS_search_kernel_local9;
+    default: return pass;
+    }
 }
 
 /* One workgroup per work item, as the build's last pass counted them.
@@ -87,15 +84,15 @@ static fenns_pass local9_of(fenns_pass pass) {
 static void dispatch_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, fenns_pass pass,
                             const fenns_bindings *b, fenns_push *pc) {
     VkBuffer args = f->scratch.buffer;
-    if (p->plan.method != FENNS_METHOD_FENNS || local7_of(pass) == pass) {
+    if (p->plan.method != FENNS_METHOD_FENNS || fixed_grid_variant(pass, 1u) == pass) {
         fenns__dispatch_indirect(cmd, p, pass, b, pc, args, PARAMS_AT_(dispatch_x));
         return;
     }
     fenns__dispatch_indirect(cmd, p, pass, b, pc, args, PARAMS_AT_(general_dispatch_x));
     fenns__barrier(cmd, p);
-    fenns__dispatch_indirect(cmd, p, local7_of(pass), b, pc, args, PARAMS_AT_(local7_dispatch_x));
+    fenns__dispatch_indirect(cmd, p, fixed_grid_variant(pass, 1u), b, pc, args, PARAMS_AT_(local7_dispatch_x));
     fenns__barrier(cmd, p);
-    fenns__dispatch_indirect(cmd, p, local9_of(pass), b, pc, args, PARAMS_AT_(local9_dispatch_x));
+    fenns__dispatch_indirect(cmd, p, fixed_grid_variant(pass, 2u), b, pc, args, PARAMS_AT_(local9_dispatch_x));
 }
 #undef PARAMS_AT_
 
