@@ -32,6 +32,7 @@
 #include "search_paper.spv.h"
 #include "search_counting.spv.h"
 #include "list_sort.spv.h"
+#include "count_total.spv.h"
 #include "reorder_attributes.spv.h"
 
 /* The host reads fenns_status straight out of the GPU's parameter block. */
@@ -60,6 +61,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_reduce),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns),
+        FENNS_SPV_(count_total),
         {NULL, 0}, {NULL, 0}, {NULL, 0}, /* search_kernel and its variants: the caller's */
         FENNS_SPV_(reorder_attributes),
     };

@@ -13,7 +13,8 @@
  * passes that write lists come twice: for lists and sorted particles within
  * one binding each (one load or store per element), and _wide for up to
  * FENNS_CHUNKS / FENNS_INDEX_CHUNKS bindings. The search comes once more, as
- * a counting-only variant that has no list code at all (fewer registers),
+ * a counting-only variant that has no list code at all (fewer registers;
+ * count_total then sums its counts into the status),
  * and as the user kernel's search when the pipeline has one (its SPIR-V is
  * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). Last,
  * fenns_cmd_reorder's gather of the caller's attributes. */
@@ -48,6 +49,7 @@
     X(search_local9)        \
     X(search_count_local7)  \
     X(search_count_local9)  \
+    X(count_total)          \
     X(search_kernel)        \
     X(search_kernel_local7) \
     X(search_kernel_local9) \

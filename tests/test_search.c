@@ -881,6 +881,9 @@ static void run_large(void) {
     fenns_scene_uniform(s.xyz, s.n, 420.0f);
     s.radius = 1.0f;
     check_host_search(&s);
+    /* Counts alone on the same pipelines: fenns' wide counts search, whose
+     * total count_total.comp sums in a pass of its own. */
+    check_counts_only(&s);
     free(s.xyz);
 }
 

@@ -590,7 +590,9 @@ typedef struct fenns_search_info {
  *           order, CSR or FIXED, whose indices range holds more than 2^30
  *           entries one window of 2^30 entries at a time, a dispatch each with
  *           barriers between them (a workgroup's stores scattered over more
- *           memory cost far more).
+ *           memory cost far more). A search for counts alone ends with a
+ *           dispatch that sums them into fenns_status.total_neighbors, after
+ *           a barrier.
  * Requires: a fenns_cmd_build on the same positions and scratch (by this pipeline,
  *           or by one created from the same create info but `kernel`: the kernel
  *           does not change the plan, so several kernels search one build), made visible

@@ -186,7 +186,10 @@ layout(std430, binding = FENNS_BINDING_SCAN_OUT) buffer ScanOut { uint scan_out[
 layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer ScanSums { uint scan_sums[]; };
 #endif
 #ifdef USE_COUNTS
-layout(std430, binding = FENNS_BINDING_COUNTS) writeonly buffer Counts { uint counts[]; };
+#ifndef COUNTS_ACCESS
+#define COUNTS_ACCESS writeonly
+#endif
+layout(std430, binding = FENNS_BINDING_COUNTS) COUNTS_ACCESS buffer Counts { uint counts[]; };
 #endif
 #ifdef USE_OFFSETS
 layout(std430, binding = FENNS_BINDING_OFFSETS) readonly buffer Offsets { uvec2 offsets[]; }; // u64

@@ -72,6 +72,7 @@
 #define FENNS_MAX_WORKGROUP 256
 #define FENNS_MIN_SUBGROUP 4
 #define FENNS_SCAN_ITEMS 4      /* elements per thread in the device-wide scan */
+#define FENNS_TOTAL_ITEMS 16    /* counts per thread in a counts search's total (count_total.comp) */
 #define FENNS_WORK_LIST_CELLS 4 /* most cells an invocation of the search work list takes */
 #define FENNS_WORK_LIST_BLOCKS 2048 /* its blocks, up to which it takes fewer (fenns_plan.work_list_cells) */
 #define FENNS_SCAN_DIRECT_BLOCKS 8192 /* blocks up to which each adds the totals before it itself */

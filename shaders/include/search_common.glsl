@@ -150,17 +150,20 @@ void add_to_total(uint v) {
 
 // The u64 total: sums added to the low word, each wrap carried into the
 // high word (the carries add up to the same total in any order). One
-// atomic per subgroup, unless its sum could pass 2^32. The counting pass of
-// a CSR search (FENNS_MODE_COUNT with pc.count) adds none: the fill writes
-// the total from the offsets, and every subgroup's atomic on the one word
-// queues at one L2 slice, which the sparse sets' short walks feel.
+// atomic per subgroup, unless its sum could pass 2^32. A counts search
+// (FENNS_MODE_COUNT) posts none: every subgroup's atomic on the one word
+// queues at one L2 slice, which short walks feel, so its total is summed
+// from its counts after it (count_total.comp: H100, counts search s1 4M r=1
+// 0.535 -> 0.462 ms, octant's 0.742 -> 0.576, for about 6 us more
+// elsewhere, sph50 4M 1.348 -> 1.353), or not needed (the counting pass of
+// a CSR search, whose fill writes the total from the offsets).
 void add_total(uint count) {
     uint longest = subgroupMax(count);
     bool small = longest <= 0xFFFFFFFFu / gl_SubgroupSize;
 #ifdef FENNS_KERNEL
     uint summed = count; // (kernel searches run in FENNS_MODE_KERNEL only)
 #else
-    uint summed = pc.mode == FENNS_MODE_COUNT && pc.count != 0u ? 0u : count;
+    uint summed = pc.mode == FENNS_MODE_COUNT ? 0u : count;
 #endif
     uint total = subgroupAdd(small ? summed : 0u);
     if (pc.mode != FENNS_MODE_CSR) {

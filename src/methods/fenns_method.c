@@ -425,7 +425,8 @@ static int search_steps(fenns_pipeline p, const fenns_search_info *info, const c
     }
     if (!rec->counts_ready) {
         rec->counts_for_lists = (out & FENNS_OUTPUT_CSR) != 0;
-        st = search_step(s, "search (counts)", count_step, (16u + 4u) * (uint64_t)n, info);
+        /* (A counts search alone reads its counts once more for its total.) */
+        st = search_step(s, "search (counts)", count_step, (16u + (rec->counts_for_lists ? 4u : 8u)) * (uint64_t)n, info);
         fenns__access(st, FENNS_RESOURCE_COUNTS, &info->counts, CS, RW);
         if (!(out & FENNS_OUTPUT_CSR)) return 1;
     }

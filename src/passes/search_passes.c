@@ -96,6 +96,19 @@ static void dispatch_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
 }
 #undef PARAMS_AT_
 
+/* A counts search's total, from its counts (count_total.comp), after a
+ * barrier: its subgroups post none (search_common.glsl's add_total). */
+static void count_total(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
+    if (!f->n) return;
+    fenns__barrier(cmd, p);
+    fenns_bindings b = {.arena = f->arena};
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns__bind(&b, FENNS_BINDING_COUNTS, o->counts.buffer, o->counts.offset, o->counts.range);
+    fenns_push pc = fenns__push_base(p, f->n);
+    uint64_t per_group = (uint64_t)p->plan.workgroup_size * FENNS_TOTAL_ITEMS;
+    fenns__dispatch(cmd, p, FENNS_PASS_count_total, &b, &pc, (f->n + per_group - 1u) / per_group);
+}
+
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
                         const fenns_outputs *o, uint32_t mode, int own_counts) {
     fenns_bindings b = {.arena = f->arena};
@@ -127,6 +140,7 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
                                                                                 : FENNS_PASS_search_wide;
     if (windows <= 1u) {
         dispatch_search(cmd, p, f, pass, &b, &pc);
+        if (mode == FENNS_MODE_COUNT && !own_counts) count_total(cmd, p, f, o);
         return;
     }
     pc.list_window_shift = shift;
