@@ -154,9 +154,9 @@ void add_to_total(uint v) {
 // (FENNS_MODE_COUNT) posts none: every subgroup's atomic on the one word
 // queues at one L2 slice, which short walks feel, so its total is summed
 // from its counts after it (count_total.comp: H100, counts search s1 4M r=1
-// 0.535 -> 0.462 ms, octant's 0.742 -> 0.576, for about 6 us more
-// elsewhere, sph50 4M 1.348 -> 1.353), or not needed (the counting pass of
-// a CSR search, whose fill writes the total from the offsets).
+// 0.535 -> 0.462 ms, octant's 0.739 -> 0.575, for about 6 us more
+// elsewhere, sph50 4M 1.347 -> 1.351; run KD), or not needed (the counting
+// pass of a CSR search, whose fill writes the total from the offsets).
 void add_total(uint count) {
     uint longest = subgroupMax(count);
     bool small = longest <= 0xFFFFFFFFu / gl_SubgroupSize;
