@@ -1,10 +1,11 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
-// The total of a counts search (fenns_status.total_neighbors), summed from
-// the counts it wrote, after it: each workgroup adds FENNS_TOTAL_ITEMS
-// counts an invocation and posts one atomic, where the search's subgroups
-// would each have posted theirs to one word (search_common.glsl's
-// add_total says why they do not).
+// The total of a counts search (fenns_status.total_neighbors) and its
+// longest list (max_neighbors), from the counts it wrote, after it: each
+// workgroup adds FENNS_TOTAL_ITEMS counts an invocation and posts one
+// atomic (and one atomicMax where the status holds less), where the
+// search's subgroups would each have posted theirs to one word
+// (search_common.glsl's add_total says why they do not).
 //
 // A search that left queries unsearched (fenns_status.incomplete_queries)
 // wrote no count for them: its counts are not valid, and it gets no total.
@@ -16,21 +17,33 @@
 #include "bindings.glsl"
 
 shared uvec2 s_subgroup_sums[FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP];
+shared uint s_subgroup_longest[FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP];
 
 void main() {
     if (prm.incomplete_queries != 0u) return; // the same for every invocation: no barrier is skipped by some only
     uint first = linear_workgroup() * gl_WorkGroupSize.x * FENNS_TOTAL_ITEMS;
     uvec2 sum = uvec2(0u);
+    uint longest = 0u;
     for (uint k = 0u; k < FENNS_TOTAL_ITEMS; ++k) {
         uint i = first + k * gl_WorkGroupSize.x + gl_LocalInvocationIndex; // consecutive invocations, consecutive counts
-        if (i < pc.n) sum = add64(sum, counts[i]);
+        uint c = i < pc.n ? counts[i] : 0u;
+        sum = add64(sum, c);
+        longest = max(longest, c);
     }
     uvec2 total = subgroup_add64(sum);
-    if (subgroupElect()) s_subgroup_sums[gl_SubgroupID] = total;
+    longest = subgroupMax(longest);
+    if (subgroupElect()) {
+        s_subgroup_sums[gl_SubgroupID] = total;
+        s_subgroup_longest[gl_SubgroupID] = longest;
+    }
     barrier();
     if (gl_LocalInvocationIndex != 0u) return;
     uvec2 block = uvec2(0u);
-    for (uint s = 0u; s < gl_NumSubgroups; ++s) block = add64(block, s_subgroup_sums[s]);
+    for (uint s = 0u; s < gl_NumSubgroups; ++s) {
+        block = add64(block, s_subgroup_sums[s]);
+        longest = max(longest, s_subgroup_longest[s]);
+    }
+    if (longest > prm.max_neighbors) atomicMax(prm.max_neighbors, longest); // (add_total's skip)
     if (block.x != 0u) {
         uint before = atomicAdd(prm.total_neighbors, block.x);
         if (before + block.x < before) block.y += 1u; // the low word wrapped

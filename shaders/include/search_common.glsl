@@ -148,44 +148,50 @@ void add_to_total(uint v) {
     if (before + v < before) atomicAdd(prm.total_neighbors_hi, 1u);
 }
 
-// The u64 total: sums added to the low word, each wrap carried into the
-// high word (the carries add up to the same total in any order). One
-// atomic per subgroup, unless its sum could pass 2^32. A counts search
-// (FENNS_MODE_COUNT) posts none: every subgroup's atomic on the one word
-// queues at one L2 slice, which short walks feel, so its total is summed
-// from its counts after it (count_total.comp: H100, counts search s1 4M r=1
-// 0.535 -> 0.462 ms, octant's 0.739 -> 0.575, for about 6 us more
-// elsewhere, sph50 4M 1.347 -> 1.351; run KD), or not needed (the counting
-// pass of a CSR search, whose fill writes the total from the offsets).
+// The status's total and longest list. The total: sums added to the low
+// word, each wrap carried into the high word (the carries add up to the
+// same total in any order), one atomic per subgroup unless its sum could
+// pass 2^32. A counts search (FENNS_MODE_COUNT) posts neither: every
+// subgroup's atomic on the one word queues at one L2 slice, which short
+// walks feel, so count_total.comp sums its counts after it and keeps the
+// longest (H100, counts search: s1 4M r=1 0.535 -> 0.454 ms, octant's 0.739
+// -> 0.574, sph50 4M 1.347 -> 1.342, s3 r=0.3 0.286 -> 0.285; runs KD and
+// KF), where the CSR search's counting pass needs no total (its fill writes
+// it from the offsets) and leaves the longest list to the fill, which
+// walks the same queries (CSR s1 r=1 1.232 -> 1.226, sph50 4M 4.303 ->
+// 4.290; run KF). Where its counts were the caller's (COUNTS_READY), the
+// fill leaves the longest list as their search found it.
 void add_total(uint count) {
+#ifndef FENNS_KERNEL
+    if (pc.mode == FENNS_MODE_COUNT) return; // count_total.comp posts both, or the fill the longest
+#endif
     uint longest = subgroupMax(count);
     bool small = longest <= 0xFFFFFFFFu / gl_SubgroupSize;
 #ifdef FENNS_KERNEL
     uint summed = count; // (kernel searches run in FENNS_MODE_KERNEL only)
 #else
-    uint summed = pc.mode == FENNS_MODE_COUNT ? 0u : count;
+    uint summed = pc.mode == FENNS_MODE_CSR ? 0u : count;
 #endif
     uint total = subgroupAdd(small ? summed : 0u);
-    if (pc.mode != FENNS_MODE_CSR) {
-        if (subgroupElect() && longest != 0u) {
-            if (total != 0u) add_to_total(total);
-            // The longest list, for sizing fixed capacities. Every
-            // subgroup's atomics on one address queue at one L2 slice, so
-            // the atomicMax is skipped where it could change nothing: the
-            // maximum only grows from the reset before the search, so a
-            // value read at or above this subgroup's longest, however stale,
-            // means the stored one already is (a plain read: an atomic load
-            // queues at the same slice and kept only half the gain). Nearly
-            // every subgroup skips once the first few have written (H100,
-            // counts search: s1 4M r=1 0.679 -> 0.553 ms, s1 r=0.2 0.359 ->
-            // 0.335, cluster 4M 2.081 -> 2.035, sph50 4M 1.417 -> 1.408).
-            // The sum stays one atomic a subgroup: summed per workgroup
-            // first, its barriers or shared counters cost the dense sets
-            // more than the sparse ones gained (runs BN, BP).
-            if (longest > prm.max_neighbors) atomicMax(prm.max_neighbors, longest);
-        }
-        if (!small && summed != 0u) add_to_total(summed);
+    // CSR: the longest list where this search's own counting pass sized them.
+    bool posts_longest = pc.mode != FENNS_MODE_CSR || pc.count != 0u;
+    if (subgroupElect() && longest != 0u) {
+        if (total != 0u) add_to_total(total);
+        // Every subgroup's atomics on one address queue at one L2 slice,
+        // so the atomicMax is skipped where it could change nothing: the
+        // maximum only grows from the reset before the search, so a value
+        // read at or above this subgroup's longest, however stale, means
+        // the stored one already is (a plain read: an atomic load queues at
+        // the same slice and kept only half the gain). Nearly every
+        // subgroup skips once the first few have written (H100, counts
+        // search: s1 4M r=1 0.679 -> 0.553 ms, s1 r=0.2 0.359 -> 0.335,
+        // cluster 4M 2.081 -> 2.035, sph50 4M 1.417 -> 1.408). The sum
+        // stays one atomic a subgroup: summed per workgroup first, its
+        // barriers or shared counters cost the dense sets more than the
+        // sparse ones gained (runs BN, BP).
+        if (posts_longest && longest > prm.max_neighbors) atomicMax(prm.max_neighbors, longest);
     }
+    if (!small && summed != 0u) add_to_total(summed);
     if (pc.mode == FENNS_MODE_CSR && linear_workgroup() == 0u && gl_LocalInvocationIndex == 0u) {
         uvec2 m = offsets[pc.n];
         prm.total_neighbors = m.x;
