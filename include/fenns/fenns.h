@@ -591,8 +591,9 @@ typedef struct fenns_search_info {
  *           entries one window of 2^30 entries at a time, a dispatch each with
  *           barriers between them (a workgroup's stores scattered over more
  *           memory cost far more). A search for counts alone ends with a
- *           dispatch that sums them into fenns_status.total_neighbors, after
- *           a barrier.
+ *           dispatch, after a barrier, that sums them into
+ *           fenns_status.total_neighbors and keeps the longest in
+ *           max_neighbors.
  * Requires: a fenns_cmd_build on the same positions and scratch (by this pipeline,
  *           or by one created from the same create info but `kernel`: the kernel
  *           does not change the plan, so several kernels search one build), made visible
