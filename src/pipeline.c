@@ -33,6 +33,7 @@
 #include "search_counting.spv.h"
 #include "list_sort.spv.h"
 #include "count_total.spv.h"
+#include "reset_status.spv.h"
 #include "reorder_attributes.spv.h"
 
 /* The host reads fenns_status straight out of the GPU's parameter block. */
@@ -57,7 +58,8 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(domain_reduce), FENNS_SPV_(grid_setup), FENNS_SPV_(density), FENNS_SPV_(coarse_count), FENNS_SPV_(scan_block),
         FENNS_SPV_(scan_reduce),      FENNS_SPV_(cell_cursors), FENNS_SPV_(reorder),    FENNS_SPV_(section_sort),
         FENNS_SPV_(section_order), FENNS_SPV_(cell_order), FENNS_SPV_(cell_order), FENNS_SPV_(radix_keys), FENNS_SPV_(radix_count), FENNS_SPV_(radix_scatter),
-        FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(search_fenns),
+        FENNS_SPV_(radix_bounds),  FENNS_SPV_(radix_gather), FENNS_SPV_(search_work), FENNS_SPV_(reset_status),
+        FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_reduce),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns),

@@ -37,6 +37,7 @@
     X(radix_bounds)         \
     X(radix_gather)         \
     X(search_work)          \
+    X(reset_status)         \
     X(search)               \
     X(scan64_block)         \
     X(scan64_reduce)        \

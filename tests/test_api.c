@@ -285,6 +285,73 @@ static void check_counts_ready_walks(void) {
     fenns_pipeline_destroy(p);
 }
 
+/* Searches of one build, each submitted alone, each report their own status:
+ * the search's first pass (reset_status.comp) clears what the last search
+ * of the build left there. Counts, a FIXED search whose lists overflow,
+ * counts again: the second counts search's total and longest list are the
+ * first's, and no overflow remains. */
+static void check_searches_of_one_build(void) {
+    const uint32_t n = 64;
+    fenns_memory_requirements req;
+    fenns_pipeline p = small_pipeline(n, &req, "searches of one build");
+    if (!p) return;
+    fenns_scratch_layout layout;
+    fenns_pipeline_get_scratch_layout(p, n, &layout);
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    fenns_test_buffer pos, scratch, counts, lists;
+    int ok = fenns_test_buffer_create(&g, 16u * n, usage, FENNS_TEST_HOST_VISIBLE, &pos) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 4u * n, usage, FENNS_TEST_HOST_VISIBLE, &counts) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 4u * n, usage, FENNS_TEST_HOST_VISIBLE, &lists) == VK_SUCCESS;
+    CHECK(ok, "searches of one build: buffers");
+    /* 32 particles in a tight cluster (31 neighbours each), 32 alone far apart. */
+    float *xyzw = ok ? pos.mapped : NULL;
+    for (uint32_t i = 0; ok && i < n; ++i) {
+        int alone = i % 2u == 1u;
+        xyzw[4 * i + 0] = alone ? 10.0f * (float)i : 0.01f * (float)(i % 8u);
+        xyzw[4 * i + 1] = alone ? 5.0f : 0.01f * (float)(i / 8u);
+        xyzw[4 * i + 2] = 0.0f;
+        xyzw[4 * i + 3] = 0.0f;
+    }
+    fenns_build_info build = {.particle_count = n, .positions = fenns_test_range(&pos, 0, 16u * n),
+                              .scratch = fenns_test_range(&scratch, 0, req.size), .descriptors = g.arena};
+    const fenns_output_flags outputs[3] = {FENNS_OUTPUT_COUNTS, FENNS_OUTPUT_FIXED, FENNS_OUTPUT_COUNTS};
+    for (int k = 0; k < 3 && ok; ++k) {
+        VkCommandBuffer cmd;
+        ok = fenns_test_begin(&g, &cmd) == VK_SUCCESS;
+        if (!ok) break;
+        if (k == 0) {
+            fenns_cmd_build(cmd, p, &build);
+            fenns_cmd_build_to_search_barrier(cmd, p);
+        }
+        fenns_search_info search = {0};
+        search.descriptors = g.arena;
+        search.particle_count = n;
+        search.positions = build.positions;
+        search.scratch = build.scratch;
+        search.outputs = outputs[k];
+        search.counts = fenns_test_range(&counts, 0, 4u * n);
+        search.indices = fenns_test_range(&lists, 0, 4u * n);
+        search.fixed_capacity = 1u; /* the clustered particles overflow */
+        fenns_cmd_search(cmd, p, &search);
+        fenns_status st;
+        ok = fenns_test_submit(&g, cmd) == VK_SUCCESS &&
+             fenns_test_download(&g, &scratch, layout.status_offset, &st, sizeof st) == VK_SUCCESS;
+        CHECK(ok, "searches of one build: submit %d", k);
+        if (!ok) break;
+        CHECK(st.total_neighbors == 32u * 31u && st.max_neighbors == 31u && st.incomplete_queries == 0u &&
+                  st.list_overflow == (k == 1 ? 32u : 0u),
+              "search %d of one build: total %llu (expected %u), longest %u (31), overflow %u (%u), incomplete %u", k,
+              (unsigned long long)st.total_neighbors, 32u * 31u, st.max_neighbors, st.list_overflow,
+              k == 1 ? 32u : 0u, st.incomplete_queries);
+    }
+    fenns_test_buffer_destroy(&g, &pos);
+    fenns_test_buffer_destroy(&g, &scratch);
+    fenns_test_buffer_destroy(&g, &counts);
+    fenns_test_buffer_destroy(&g, &lists);
+    fenns_pipeline_destroy(p);
+}
+
 /* A bad fenns_cmd_* call logs one error and records nothing: the sentinel in
  * the counts buffer survives the submission. */
 static void check_record_calls(void) {
@@ -406,6 +473,7 @@ int main(void) {
     check_record_calls();
     check_grid_is_the_plans();
     check_counts_ready_walks();
+    check_searches_of_one_build();
     check_host_search_arguments();
     CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);

@@ -584,7 +584,7 @@ typedef struct fenns_search_info {
  * fenns_status.total_neighbors counts the neighbours it saw.
  *
  * Records:  compute dispatches (the main one indirect, its workgroup count read
- *           from the scratch), fills of the scratch, barriers between its passes;
+ *           from the scratch), barriers between its passes;
  *           with SORTED_ORDER and sorted_to_original, a copy of the permutation.
  *           Every method but FENNS_METHOD_FENNS_PAPER fills lists in original
  *           order, CSR or FIXED, whose indices range holds more than 2^30

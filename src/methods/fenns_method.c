@@ -406,8 +406,9 @@ static int search_steps(fenns_pipeline p, const fenns_search_info *info, const c
     const fenns_buffer_range *scr = &info->scratch;
     const uint64_t entries = (out & FENNS_OUTPUT_CSR) ? info->indices.range / 4u : 0u;
 
+    /* The status cleared by a dispatch; the permutation copied out by a transfer. */
     fenns_step *st = fenns__step(s, "reset status", reset_status_step, 16u);
-    fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, XFER, VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT);
+    fenns__access(st, FENNS_RESOURCE_SCRATCH, scr, CS | XFER, RW | VK_ACCESS_TRANSFER_READ_BIT);
     if (rec->sorted_to_original.buffer != VK_NULL_HANDLE)
         fenns__access(st, FENNS_RESOURCE_SORTED_TO_ORIGINAL, &rec->sorted_to_original, XFER, VK_ACCESS_TRANSFER_WRITE_BIT);
     if (kernel) {

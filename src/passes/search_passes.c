@@ -7,19 +7,13 @@
 void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready) {
     /* total_neighbors (u64), list_overflow and max_neighbors belong to one
      * search; with the counts ready, the total and the longest list are the
-     * counting search's (the fill rewrites the total from the offsets). */
-    VkDeviceSize at = counts_ready ? offsetof(fenns_gpu_params, list_overflow) : offsetof(fenns_gpu_params, total_neighbors);
-    VkDeviceSize size = counts_ready ? sizeof(uint32_t) : 4u * sizeof(uint32_t);
-    p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer, f->scratch.offset + f->layout.params.offset + at, size, 0u);
-    p->ctx->vk.vkCmdFillBuffer(cmd, f->scratch.buffer,
-                               f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, grid_mismatch),
-                               sizeof(uint32_t), 0u);
-    /* incomplete_queries starts from the build's sort_incomplete: 0, unless
-     * the build's sort or recording fell short (then no search of it is whole). */
-    VkDeviceSize params = f->scratch.offset + f->layout.params.offset;
-    VkBufferCopy from_build = {params + offsetof(fenns_gpu_params, sort_incomplete),
-                               params + offsetof(fenns_gpu_params, incomplete_queries), sizeof(uint32_t)};
-    p->ctx->vk.vkCmdCopyBuffer(cmd, f->scratch.buffer, f->scratch.buffer, 1, &from_build);
+     * counting search's (the fill rewrites the total from the offsets).
+     * reset_status.comp. */
+    fenns_bindings b = {.arena = f->arena};
+    fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.count = counts_ready ? 1u : 0u;
+    fenns__dispatch(cmd, p, FENNS_PASS_reset_status, &b, &pc, 1u);
 }
 
 /* Whether the indices range fits the first binding (the one-store variants). */
