@@ -141,6 +141,81 @@ static fenns_pipeline small_pipeline(uint32_t n, fenns_memory_requirements *req,
     return p;
 }
 
+/* 64 particles, 32 in a tight cluster (31 neighbours each) and 32 alone far
+ * apart, on a small pipeline: the positions, scratch, counts, offsets and
+ * lists buffers (all host-visible but the scratch; the lists of
+ * list_entries entries). 0 (checked) where any cannot be made; closing is
+ * safe either way. */
+typedef struct cluster_case {
+    uint32_t n;
+    fenns_pipeline p;
+    fenns_memory_requirements req;
+    fenns_scratch_layout layout;
+    fenns_test_buffer pos, scratch, counts, offsets, lists;
+} cluster_case;
+
+static int cluster_case_open(cluster_case *c, const char *what, VkDeviceSize list_entries) {
+    memset(c, 0, sizeof *c);
+    c->n = 64;
+    c->p = small_pipeline(c->n, &c->req, what);
+    if (!c->p) return 0;
+    fenns_pipeline_get_scratch_layout(c->p, c->n, &c->layout);
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    uint32_t n = c->n;
+    int ok = fenns_test_buffer_create(&g, 16u * n, usage, FENNS_TEST_HOST_VISIBLE, &c->pos) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, c->req.size, c->req.usage, FENNS_TEST_DEVICE_LOCAL, &c->scratch) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 4u * n, usage, FENNS_TEST_HOST_VISIBLE, &c->counts) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 8u * (n + 1u), usage, FENNS_TEST_HOST_VISIBLE, &c->offsets) == VK_SUCCESS &&
+             fenns_test_buffer_create(&g, 4u * list_entries, usage, FENNS_TEST_HOST_VISIBLE, &c->lists) == VK_SUCCESS;
+    CHECK(ok, "%s: buffers", what);
+    float *xyzw = ok ? c->pos.mapped : NULL;
+    for (uint32_t i = 0; ok && i < n; ++i) {
+        int alone = i % 2u == 1u;
+        xyzw[4 * i + 0] = alone ? 10.0f * (float)i : 0.01f * (float)(i % 8u);
+        xyzw[4 * i + 1] = alone ? 5.0f : 0.01f * (float)(i / 8u);
+        xyzw[4 * i + 2] = 0.0f;
+        xyzw[4 * i + 3] = 0.0f;
+    }
+    return ok;
+}
+
+static void cluster_case_close(cluster_case *c) {
+    fenns_test_buffer_destroy(&g, &c->pos);
+    fenns_test_buffer_destroy(&g, &c->scratch);
+    fenns_test_buffer_destroy(&g, &c->counts);
+    fenns_test_buffer_destroy(&g, &c->offsets);
+    fenns_test_buffer_destroy(&g, &c->lists);
+    fenns_pipeline_destroy(c->p);
+}
+
+/* A build of the case's particles, and a search of it with the given
+ * outputs (no build where build is 0); its status in *st. */
+static int cluster_case_search(cluster_case *c, int build, fenns_output_flags outputs, uint32_t fixed_capacity,
+                               fenns_status *st) {
+    uint32_t n = c->n;
+    VkCommandBuffer cmd;
+    if (fenns_test_begin(&g, &cmd) != VK_SUCCESS) return 0;
+    fenns_build_info b = {.particle_count = n, .positions = fenns_test_range(&c->pos, 0, 16u * n),
+                          .scratch = fenns_test_range(&c->scratch, 0, c->req.size), .descriptors = g.arena};
+    if (build) {
+        fenns_cmd_build(cmd, c->p, &b);
+        fenns_cmd_build_to_search_barrier(cmd, c->p);
+    }
+    fenns_search_info search = {0};
+    search.descriptors = g.arena;
+    search.particle_count = n;
+    search.positions = b.positions;
+    search.scratch = b.scratch;
+    search.outputs = outputs;
+    search.counts = fenns_test_range(&c->counts, 0, 4u * n);
+    search.offsets = fenns_test_range(&c->offsets, 0, 8u * (n + 1u));
+    search.indices = fenns_test_range(&c->lists, 0, c->lists.size);
+    search.fixed_capacity = fixed_capacity;
+    fenns_cmd_search(cmd, c->p, &search);
+    return fenns_test_submit(&g, cmd) == VK_SUCCESS &&
+           fenns_test_download(&g, &c->scratch, c->layout.status_offset, st, sizeof *st) == VK_SUCCESS;
+}
+
 /* The GPU sizes the grid (grid_setup.comp: its growth and table searches
  * run in parallel) exactly as the planner does on the CPU for the same box
  * (fenns_pipeline_get_plan, `fenns info`): boxes whose grid at the
@@ -220,69 +295,25 @@ static void check_grid_is_the_plans(void) {
  * whole (the CSR fill skips a query only where this search's own counting
  * pass found none). And with its own counts the same search is exact. */
 static void check_counts_ready_walks(void) {
-    const uint32_t n = 64;
-    fenns_memory_requirements req;
-    fenns_pipeline p = small_pipeline(n, &req, "counts ready");
-    if (!p) return;
-    fenns_scratch_layout layout;
-    fenns_pipeline_get_scratch_layout(p, n, &layout);
-    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    fenns_test_buffer pos, scratch, counts, offsets, lists;
-    int ok = fenns_test_buffer_create(&g, 16u * n, usage, FENNS_TEST_HOST_VISIBLE, &pos) == VK_SUCCESS &&
-             fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
-             fenns_test_buffer_create(&g, 4u * n, usage, FENNS_TEST_HOST_VISIBLE, &counts) == VK_SUCCESS &&
-             fenns_test_buffer_create(&g, 8u * (n + 1u), usage, FENNS_TEST_HOST_VISIBLE, &offsets) == VK_SUCCESS &&
-             fenns_test_buffer_create(&g, 4u * n * n, usage, FENNS_TEST_HOST_VISIBLE, &lists) == VK_SUCCESS;
-    CHECK(ok, "counts ready: buffers");
+    cluster_case c;
+    int ok = cluster_case_open(&c, "counts ready", 64u * 64u);
     for (int own = 0; own < 2 && ok; ++own) {
-        /* Half the particles in a tight pair-rich cluster, half alone far apart. */
-        float *xyzw = pos.mapped;
-        for (uint32_t i = 0; i < n; ++i) {
-            int alone = i % 2u == 1u;
-            xyzw[4 * i + 0] = alone ? 10.0f * (float)i : 0.01f * (float)(i % 8u);
-            xyzw[4 * i + 1] = alone ? 5.0f : 0.01f * (float)(i / 8u);
-            xyzw[4 * i + 2] = 0.0f;
-            xyzw[4 * i + 3] = 0.0f;
-        }
-        memset(counts.mapped, 0, 4u * n); /* "no neighbours" for everyone */
-        VkCommandBuffer cmd;
-        ok = fenns_test_begin(&g, &cmd) == VK_SUCCESS;
-        if (!ok) break;
-        fenns_build_info build = {.particle_count = n, .positions = fenns_test_range(&pos, 0, 16u * n),
-                                  .scratch = fenns_test_range(&scratch, 0, req.size), .descriptors = g.arena};
-        fenns_cmd_build(cmd, p, &build);
-        fenns_cmd_build_to_search_barrier(cmd, p);
-        fenns_search_info search = {0};
-        search.descriptors = g.arena;
-        search.particle_count = n;
-        search.positions = build.positions;
-        search.scratch = build.scratch;
-        search.outputs = FENNS_OUTPUT_CSR | (own ? 0u : FENNS_OUTPUT_COUNTS_READY);
-        search.counts = fenns_test_range(&counts, 0, 4u * n);
-        search.offsets = fenns_test_range(&offsets, 0, 8u * (n + 1u));
-        search.indices = fenns_test_range(&lists, 0, 4u * n * n);
-        fenns_cmd_search(cmd, p, &search);
+        memset(c.counts.mapped, 0, 4u * c.n); /* "no neighbours" for everyone */
         fenns_status st;
-        ok = fenns_test_submit(&g, cmd) == VK_SUCCESS &&
-             fenns_test_download(&g, &scratch, layout.status_offset, &st, sizeof st) == VK_SUCCESS;
+        ok = cluster_case_search(&c, 1, FENNS_OUTPUT_CSR | (own ? 0u : FENNS_OUTPUT_COUNTS_READY), 0u, &st);
         CHECK(ok, "counts ready: submit");
         if (!ok) break;
         /* The 32 clustered particles are each other's neighbours (31 each). */
-        const uint64_t *off = offsets.mapped;
+        const uint64_t *off = c.offsets.mapped;
         if (own)
-            CHECK(st.list_overflow == 0 && off[n] == 32u * 31u && st.total_neighbors == 32u * 31u,
-                  "own counts: overflow %u, %llu entries (expected %u)", st.list_overflow, (unsigned long long)off[n],
+            CHECK(st.list_overflow == 0 && off[c.n] == 32u * 31u && st.total_neighbors == 32u * 31u,
+                  "own counts: overflow %u, %llu entries (expected %u)", st.list_overflow, (unsigned long long)off[c.n],
                   32u * 31u);
         else
             CHECK(st.list_overflow == 32u, "counts ready, all zero: %u overflows, expected the 32 clustered particles",
                   st.list_overflow);
     }
-    fenns_test_buffer_destroy(&g, &pos);
-    fenns_test_buffer_destroy(&g, &scratch);
-    fenns_test_buffer_destroy(&g, &counts);
-    fenns_test_buffer_destroy(&g, &offsets);
-    fenns_test_buffer_destroy(&g, &lists);
-    fenns_pipeline_destroy(p);
+    cluster_case_close(&c);
 }
 
 /* Searches of one build, each submitted alone, each report their own status:
@@ -291,52 +322,12 @@ static void check_counts_ready_walks(void) {
  * counts again: the second counts search's total and longest list are the
  * first's, and no overflow remains. */
 static void check_searches_of_one_build(void) {
-    const uint32_t n = 64;
-    fenns_memory_requirements req;
-    fenns_pipeline p = small_pipeline(n, &req, "searches of one build");
-    if (!p) return;
-    fenns_scratch_layout layout;
-    fenns_pipeline_get_scratch_layout(p, n, &layout);
-    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    fenns_test_buffer pos, scratch, counts, lists;
-    int ok = fenns_test_buffer_create(&g, 16u * n, usage, FENNS_TEST_HOST_VISIBLE, &pos) == VK_SUCCESS &&
-             fenns_test_buffer_create(&g, req.size, req.usage, FENNS_TEST_DEVICE_LOCAL, &scratch) == VK_SUCCESS &&
-             fenns_test_buffer_create(&g, 4u * n, usage, FENNS_TEST_HOST_VISIBLE, &counts) == VK_SUCCESS &&
-             fenns_test_buffer_create(&g, 4u * n, usage, FENNS_TEST_HOST_VISIBLE, &lists) == VK_SUCCESS;
-    CHECK(ok, "searches of one build: buffers");
-    /* 32 particles in a tight cluster (31 neighbours each), 32 alone far apart. */
-    float *xyzw = ok ? pos.mapped : NULL;
-    for (uint32_t i = 0; ok && i < n; ++i) {
-        int alone = i % 2u == 1u;
-        xyzw[4 * i + 0] = alone ? 10.0f * (float)i : 0.01f * (float)(i % 8u);
-        xyzw[4 * i + 1] = alone ? 5.0f : 0.01f * (float)(i / 8u);
-        xyzw[4 * i + 2] = 0.0f;
-        xyzw[4 * i + 3] = 0.0f;
-    }
-    fenns_build_info build = {.particle_count = n, .positions = fenns_test_range(&pos, 0, 16u * n),
-                              .scratch = fenns_test_range(&scratch, 0, req.size), .descriptors = g.arena};
+    cluster_case c;
+    int ok = cluster_case_open(&c, "searches of one build", 64u);
     const fenns_output_flags outputs[3] = {FENNS_OUTPUT_COUNTS, FENNS_OUTPUT_FIXED, FENNS_OUTPUT_COUNTS};
     for (int k = 0; k < 3 && ok; ++k) {
-        VkCommandBuffer cmd;
-        ok = fenns_test_begin(&g, &cmd) == VK_SUCCESS;
-        if (!ok) break;
-        if (k == 0) {
-            fenns_cmd_build(cmd, p, &build);
-            fenns_cmd_build_to_search_barrier(cmd, p);
-        }
-        fenns_search_info search = {0};
-        search.descriptors = g.arena;
-        search.particle_count = n;
-        search.positions = build.positions;
-        search.scratch = build.scratch;
-        search.outputs = outputs[k];
-        search.counts = fenns_test_range(&counts, 0, 4u * n);
-        search.indices = fenns_test_range(&lists, 0, 4u * n);
-        search.fixed_capacity = 1u; /* the clustered particles overflow */
-        fenns_cmd_search(cmd, p, &search);
         fenns_status st;
-        ok = fenns_test_submit(&g, cmd) == VK_SUCCESS &&
-             fenns_test_download(&g, &scratch, layout.status_offset, &st, sizeof st) == VK_SUCCESS;
+        ok = cluster_case_search(&c, k == 0, outputs[k], 1u, &st); /* capacity 1: the clustered particles overflow */
         CHECK(ok, "searches of one build: submit %d", k);
         if (!ok) break;
         CHECK(st.total_neighbors == 32u * 31u && st.max_neighbors == 31u && st.incomplete_queries == 0u &&
@@ -345,11 +336,7 @@ static void check_searches_of_one_build(void) {
               (unsigned long long)st.total_neighbors, 32u * 31u, st.max_neighbors, st.list_overflow,
               k == 1 ? 32u : 0u, st.incomplete_queries);
     }
-    fenns_test_buffer_destroy(&g, &pos);
-    fenns_test_buffer_destroy(&g, &scratch);
-    fenns_test_buffer_destroy(&g, &counts);
-    fenns_test_buffer_destroy(&g, &lists);
-    fenns_pipeline_destroy(p);
+    cluster_case_close(&c);
 }
 
 /* A bad fenns_cmd_* call logs one error and records nothing: the sentinel in
