@@ -8,7 +8,8 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     /* total_neighbors (u64), list_overflow and max_neighbors belong to one
      * search; with the counts ready, the total and the longest list are the
      * counting search's (the fill rewrites the total from the offsets).
-     * reset_status.comp. */
+     * A dispatch of reset_status.comp: the barrier after buffer fills and a
+     * copy cost every search more (run KI). */
     fenns_bindings b = {.arena = f->arena};
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
