@@ -15,8 +15,9 @@
 #define USE_COUNTS
 #define COUNTS_ACCESS readonly
 #include "bindings.glsl"
+#define FENNS_POSTED_SUMS64
+#include "scan.glsl"
 
-shared uvec2 s_subgroup_sums[FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP];
 shared uint s_subgroup_longest[FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP];
 
 void main() {
@@ -30,19 +31,13 @@ void main() {
         sum = add64(sum, c);
         longest = max(longest, c);
     }
-    uvec2 total = subgroup_add64(sum);
+    post_workgroup_sum64(sum);
     longest = subgroupMax(longest);
-    if (subgroupElect()) {
-        s_subgroup_sums[gl_SubgroupID] = total;
-        s_subgroup_longest[gl_SubgroupID] = longest;
-    }
+    if (subgroupElect()) s_subgroup_longest[gl_SubgroupID] = longest;
     barrier();
     if (gl_LocalInvocationIndex != 0u) return;
-    uvec2 block = uvec2(0u);
-    for (uint s = 0u; s < gl_NumSubgroups; ++s) {
-        block = add64(block, s_subgroup_sums[s]);
-        longest = max(longest, s_subgroup_longest[s]);
-    }
+    uvec2 block = posted_workgroup_sum64();
+    for (uint s = 0u; s < gl_NumSubgroups; ++s) longest = max(longest, s_subgroup_longest[s]);
     if (longest > prm.max_neighbors) atomicMax(prm.max_neighbors, longest); // (add_total's skip)
     if (block.x != 0u) {
         uint before = atomicAdd(prm.total_neighbors, block.x);
