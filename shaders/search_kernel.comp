@@ -23,7 +23,6 @@ layout(constant_id = 6) const uint KERNEL_METHOD = 0; // fenns_method: 0 fenns, 
 #define PARAMS_ACCESS
 #define USE_CELLS
 #define USE_WORK_ITEMS
-#define WORK_ITEMS_ACCESS // each workgroup's sum goes to its item (search_common.glsl)
 #define CELLS_ACCESS readonly
 #define USE_SORTED
 #define USE_CANDIDATES

@@ -336,9 +336,8 @@ static void check_kernel(const scene *s, fenns_method method, const kernel_case 
               sorted ? "/sorted" : "", bad);
         if ((method == FENNS_METHOD_FENNS || method == FENNS_METHOD_FENNS_PAPER) && v == 0) {
             /* Another run, searching its build twice: the second search's
-             * total is its own (fenns' search leaves its sums in the
-             * build's work items, and clears them), and fenns' outputs are
-             * those of the first run, bit for bit. */
+             * status is its own (its reset clears the first's total), and
+             * fenns' outputs are those of the first run, bit for bit. */
             kernel_run b;
             r = run_kernel(s, method, kc->spirv, kc->size, user, variants[v], 2, &b);
             CHECK(r == FENNS_SUCCESS && b.status.total_neighbors == ro[s->n],

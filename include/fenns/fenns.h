@@ -593,8 +593,7 @@ typedef struct fenns_search_info {
  *           memory cost far more). A search for counts alone ends with a
  *           dispatch, after a barrier, that sums them into
  *           fenns_status.total_neighbors and keeps the longest in
- *           max_neighbors; FENNS_METHOD_FENNS's KERNEL search ends with one
- *           that sums what its workgroups found into total_neighbors.
+ *           max_neighbors.
  * Requires: a fenns_cmd_build on the same positions and scratch (by this pipeline,
  *           or by one created from the same create info but `kernel`: the kernel
  *           does not change the plan, so several kernels search one build), made visible

@@ -148,37 +148,6 @@ void add_to_total(uint v) {
     if (before + v < before) atomicAdd(prm.total_neighbors_hi, 1u);
 }
 
-#if defined(FENNS_KERNEL) && defined(USE_WORK_ITEMS)
-// fenns' kernel search (KERNEL_METHOD 0, whose workgroups each take a work
-// item) adds its sums to the workgroup's work item, its last word (the
-// build writes it 0), and count_total.comp adds the items' sums to the
-// status after the search, clearing them for the next. A wrap is carried
-// into the status's high word at once, as add_to_total does. Against every
-// subgroup adding to the status's one word (see add_total), H100, kernel
-// search (pass included): s1 4M r=1 0.567 -> 0.498 ms, r=0.2 0.355 ->
-// 0.349, sph50 4M 1.420 -> 1.408, 16M 5.709 -> 5.617, cluster 1.658 ->
-// 1.642; the pass and its barrier cost where the atomics had not: s3 r=0.3
-// 0.341 -> 0.347, sph50 1M 0.381 -> 0.387 (run LB). fenns-paper's walk
-// measured 2.6% slower so (sph50 1M 3.18 -> 3.27): it posts as before.
-bool posts_to_work_item() { return KERNEL_METHOD == 0u; }
-void add_to_work_item(uint v) {
-    uint before = atomicAdd(WORK_ITEM(linear_workgroup()).w, v);
-    if (before + v < before) atomicAdd(prm.total_neighbors_hi, 1u);
-}
-#endif
-
-// The search's sums: to its work item where it has one (above), else to
-// the status.
-void post_sum(uint v) {
-#if defined(FENNS_KERNEL) && defined(USE_WORK_ITEMS)
-    if (posts_to_work_item()) {
-        add_to_work_item(v);
-        return;
-    }
-#endif
-    add_to_total(v);
-}
-
 // The status's total and longest list. The total: sums added to the low
 // word, each wrap carried into the high word (the carries add up to the
 // same total in any order), one atomic per subgroup unless its sum could
@@ -191,8 +160,7 @@ void post_sum(uint v) {
 // it from the offsets) and leaves the longest list to the fill, which
 // walks the same queries (CSR s1 r=1 1.232 -> 1.226, sph50 4M 4.303 ->
 // 4.290; run KF). Where its counts were the caller's (COUNTS_READY), the
-// fill leaves the longest list as their search found it. fenns' kernel
-// search posts its sums to its work items (post_sum, above).
+// fill leaves the longest list as their search found it.
 void add_total(uint count) {
 #ifndef FENNS_KERNEL
     if (pc.mode == FENNS_MODE_COUNT) return; // count_total.comp posts both, or the fill the longest
@@ -208,7 +176,7 @@ void add_total(uint count) {
     // CSR: the longest list where this search's own counting pass sized them.
     bool posts_longest = pc.mode != FENNS_MODE_CSR || pc.count != 0u;
     if (subgroupElect() && longest != 0u) {
-        if (total != 0u) post_sum(total);
+        if (total != 0u) add_to_total(total);
         // Every subgroup's atomics on one address queue at one L2 slice,
         // so the atomicMax is skipped where it could change nothing: the
         // maximum only grows from the reset before the search, so a value
@@ -223,7 +191,7 @@ void add_total(uint count) {
         // sparse ones gained (runs BN, BP).
         if (posts_longest && longest > prm.max_neighbors) atomicMax(prm.max_neighbors, longest);
     }
-    if (!small && summed != 0u) post_sum(summed);
+    if (!small && summed != 0u) add_to_total(summed);
     if (pc.mode == FENNS_MODE_CSR && linear_workgroup() == 0u && gl_LocalInvocationIndex == 0u) {
         uvec2 m = offsets[pc.n];
         prm.total_neighbors = m.x;

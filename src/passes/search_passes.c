@@ -91,28 +91,17 @@ static void dispatch_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
 }
 #undef PARAMS_AT_
 
-/* A search's total, after a barrier, where its subgroups post none
- * (search_common.glsl's add_total; count_total.comp): a counts search's
- * from its counts (`counts`), fenns' kernel search's from the sums it left
- * in the build's work items (NULL). */
-static void search_total(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_buffer_range *counts) {
+/* A counts search's total, from its counts (count_total.comp), after a
+ * barrier: its subgroups post none (search_common.glsl's add_total). */
+static void count_total(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
     if (!f->n) return;
     fenns__barrier(cmd, p);
     fenns_bindings b = {.arena = f->arena};
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
-    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind(&b, FENNS_BINDING_COUNTS, o->counts.buffer, o->counts.offset, o->counts.range);
     fenns_push pc = fenns__push_base(p, f->n);
-    uint64_t entries = f->n;
-    if (counts) {
-        fenns__bind(&b, FENNS_BINDING_COUNTS, counts->buffer, counts->offset, counts->range);
-    } else {
-        /* The status block stands in for the counts, which it does not read. */
-        fenns__bind_region(&b, f, FENNS_BINDING_COUNTS, f->layout.params);
-        pc.mode = 1;
-        entries = fenns_plan_work_items(&p->plan, f->n);
-    }
     uint64_t per_group = (uint64_t)p->plan.workgroup_size * FENNS_TOTAL_ITEMS;
-    fenns__dispatch(cmd, p, FENNS_PASS_count_total, &b, &pc, (entries + per_group - 1u) / per_group);
+    fenns__dispatch(cmd, p, FENNS_PASS_count_total, &b, &pc, (f->n + per_group - 1u) / per_group);
 }
 
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
@@ -146,7 +135,7 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
                                                                                 : FENNS_PASS_search_wide;
     if (windows <= 1u) {
         dispatch_search(cmd, p, f, pass, &b, &pc);
-        if (mode == FENNS_MODE_COUNT && !own_counts) search_total(cmd, p, f, &o->counts);
+        if (mode == FENNS_MODE_COUNT && !own_counts) count_total(cmd, p, f, o);
         return;
     }
     pc.list_window_shift = shift;
@@ -178,7 +167,6 @@ void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenn
         p->ctx->vk.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p->kernel_layout, 1, 1, &k->user_set, 0,
                                            NULL);
     dispatch_search(cmd, p, f, FENNS_PASS_search_kernel, &b, &pc);
-    if (p->plan.method == FENNS_METHOD_FENNS) search_total(cmd, p, f, NULL);
 }
 
 /* FENNS_OUTPUT_SORTED_ORDER: the build's permutation, for the caller. */
