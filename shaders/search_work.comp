@@ -2,31 +2,26 @@
 #extension GL_GOOGLE_include_directive : require
 // End of the build: the search's work list, one work item per
 // workgroup-sized chunk of every coarse cell (so crowded cells are spread
-// over several workgroups), as each cell's first item (WORK_START, scanned:
-// C + 2 entries, the last the total), the search's indirect dispatch (one
-// workgroup per item) and the status counts. PARTICLE_WORK (counting,
-// octant): one work item per workgroup-sized chunk of all the sorted
-// particles instead, all counted at cell 0 (cell_walk.glsl's particle_work).
+// over several workgroups; work_items.glsl), as each cell's first item
+// (WORK_START, scanned: C + 2 entries, the last the total), the search's
+// indirect dispatch (one workgroup per item) and the status counts.
 //
-// Two dispatches over blocks of WORK_CELLS cells an invocation:
-// pc.count == 0 sums each block's items into work_sums; pc.count == 1 starts
-// each block from the sum of the blocks before it (at most
+// The second of two passes over blocks of WORK_CELLS cells an invocation:
+// search_work_totals.comp summed each block's items into work_sums; here
+// each block starts from the sum of the blocks before it (at most
 // FENNS_WORK_LIST_BLOCKS where the plan can keep them so: every workgroup
-// adds them itself) and writes its cells' starts; the block
-// holding the total writes the dispatch. (The items per cell, a device-wide
-// scan of them and the dispatch had taken five dispatches: H100, 4M
-// particles, 0.029 ms.)
+// adds them itself) and writes its cells' starts; the block holding the
+// total writes the dispatch. (The items per cell, a device-wide scan of
+// them and the dispatch had taken five dispatches: H100, 4M particles,
+// 0.029 ms.)
 //
-// The second dispatch also lists the work items themselves (WORK_ITEM: each
-// one's cell and queries), so a search workgroup reads its item in one load
-// instead of searching the WORK_START table (search_common.glsl's
-// find_work): a block's items are consecutive, and its invocations write
-// them together, each finding its item's cell among the block's in shared
-// memory. Not with PARTICLE_WORK, whose searches take no items.
+// It also lists the work items themselves (WORK_ITEM: each one's cell and
+// queries), so a search workgroup reads its item in one load instead of
+// searching the WORK_START table (search_common.glsl's find_work): a
+// block's items are consecutive, and its invocations write them together,
+// each finding its item's cell among the block's in shared memory. Not with
+// PARTICLE_WORK, whose searches take no items.
 #include "header.glsl"
-// Cells an invocation takes (fenns_plan.work_list_cells: 1 or 4).
-layout(constant_id = 1) const uint WORK_CELLS = 1;
-layout(constant_id = 2) const uint PARTICLE_WORK = 0;
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #define USE_CELLS
@@ -36,13 +31,10 @@ layout(constant_id = 2) const uint PARTICLE_WORK = 0;
 #include "bindings.glsl"
 #define FENNS_POSTED_SUMS
 #include "scan.glsl"
-// Each block's total of work items (the scratch's scan sums).
-layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer WorkSums { uint work_sums[]; };
-
-// Where entry e's particles begin: cell e's first sorted position, the
-// invalid particles' (e == pc.cell_capacity), or n (the total's entry, and
-// past it).
-uint bound(uint e) { return e <= pc.cell_capacity ? cell_begin(e) : pc.n; }
+#include "work_items.glsl"
+// Each block's total of work items (search_work_totals.comp's, in the
+// scratch's scan sums).
+layout(std430, binding = FENNS_BINDING_SCAN_SUMS) readonly buffer WorkSums { uint work_sums[]; };
 
 // The block's entries: each one's first work item (past the entries: none)
 // and where its particles begin, and where the block's last one's end.
@@ -71,34 +63,16 @@ void list_items(uint first, uint begin, uint end) {
 void main() {
     uint block = linear_workgroup(), t = gl_LocalInvocationIndex;
     uint entries = cell_count_with_invalid() + 1u;
-    uint first = (block * gl_WorkGroupSize.x + t) * WORK_CELLS;
-    // Entry e has ceil(particles / pc.mode) items (pc.mode = search
-    // workgroup size); the total's entry none. Each bound is loaded once,
-    // all of them before any is used.
-    // (Arrays of the most cells, indexed only by unrolled loops of
-    // WORK_CELLS: registers.)
-    uint b[FENNS_WORK_LIST_CELLS + 1u];
-    for (uint k = 0u; k <= WORK_CELLS; ++k) b[k] = bound(first + k);
-    uint items[FENNS_WORK_LIST_CELLS];
-    uint sum = 0u;
-    for (uint k = 0u; k < WORK_CELLS; ++k) {
-        uint e = first + k, len = PARTICLE_WORK == 0u ? b[k + 1u] - b[k] : e == 0u ? pc.n : 0u;
-        items[k] = e < entries - 1u ? (len + pc.mode - 1u) / pc.mode : 0u;
-        sum += items[k];
-    }
-    // The second pass: the blocks before this one, posted before the
-    // block's scan (whose barriers make the sum readable; scan.glsl).
-    if (pc.count != 0u) {
-        uint before = 0u;
-        WORKGROUP_SHARE_OF_SUM(uint, add32, work_sums, block, before)
-        post_workgroup_sum(before);
-    }
+    uint first = first_work_entry();
+    uint b[FENNS_WORK_LIST_CELLS + 1u], items[FENNS_WORK_LIST_CELLS];
+    uint sum = entry_items(first, b, items);
+    // The blocks before this one, posted before the block's scan (whose
+    // barriers make the sum readable; scan.glsl).
+    uint before = 0u;
+    WORKGROUP_SHARE_OF_SUM(uint, add32, work_sums, block, before)
+    post_workgroup_sum(before);
     uint block_total;
     uint run = workgroup_exclusive_scan(sum, block_total);
-    if (pc.count == 0u) {
-        if (t == 0u) work_sums[block] = block_total;
-        return;
-    }
     uint block_begin = posted_workgroup_sum(); // the items of every block before
     run += block_begin;
     for (uint k = 0u; k < WORK_CELLS; ++k) {

@@ -35,6 +35,8 @@
 #include "count_total.spv.h"
 #include "reset_status.spv.h"
 #include "reorder_attributes.spv.h"
+#include "reorder_ranked.spv.h"
+#include "search_work_totals.spv.h"
 
 /* The host reads fenns_status straight out of the GPU's parameter block. */
 _Static_assert(offsetof(fenns_gpu_params, table_x) == sizeof(fenns_status) &&
@@ -65,7 +67,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns),
         FENNS_SPV_(count_total),
         {NULL, 0}, {NULL, 0}, {NULL, 0}, /* search_kernel and its variants: the caller's */
-        FENNS_SPV_(reorder_attributes),
+        FENNS_SPV_(reorder_attributes), FENNS_SPV_(reorder_ranked), FENNS_SPV_(search_work_totals),
     };
     if (fenns__is_search_pass(pass) && method == FENNS_METHOD_FENNS_PAPER)
         return (shader_code)FENNS_SPV_(search_paper);
@@ -115,7 +117,8 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
  * and none of the placement passes its sort replaces (each pipeline made
  * costs time at creation, most on CPU drivers). */
 int fenns__method_runs(fenns_method method, fenns_pass pass) {
-    if (pass == FENNS_PASS_density || fenns__is_fixed_grid_pass(pass)) return method == FENNS_METHOD_FENNS;
+    if (pass == FENNS_PASS_density || pass == FENNS_PASS_reorder_ranked || fenns__is_fixed_grid_pass(pass))
+        return method == FENNS_METHOD_FENNS;
     if (method == FENNS_METHOD_RADIX)
         return pass != FENNS_PASS_coarse_count && pass != FENNS_PASS_cell_cursors && pass != FENNS_PASS_reorder &&
                pass != FENNS_PASS_section_sort && pass != FENNS_PASS_section_order && pass != FENNS_PASS_cell_order &&
@@ -151,7 +154,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
                                         fenns__is_kernel_pass(pass) ? (uint32_t)plan->method : 0u, 0u,
                                         fenns__fixed_reach(pass)};
     memcpy(values, v, sizeof v);
-    if (pass == FENNS_PASS_search_work) {
+    if (pass == FENNS_PASS_search_work || pass == FENNS_PASS_search_work_totals) {
         values[1] = plan->work_list_cells;
         values[2] = fenns_plan_walks_particles(plan->method) ? 1u : 0u;
     }

@@ -16,8 +16,12 @@
  * a counting-only variant that has no list code at all (fewer registers;
  * count_total then sums its counts into the status),
  * and as the user kernel's search when the pipeline has one (its SPIR-V is
- * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). Last,
- * fenns_cmd_reorder's gather of the caller's attributes. */
+ * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). Then
+ * fenns_cmd_reorder's gather of the caller's attributes; last, two passes
+ * listed here out of their order: fenns' placement where the coarse count
+ * kept ranks (reorder_ranked, in the reorder's place) and the search work
+ * list's first pass (search_work_totals, before search_work; beside
+ * reorder_ranked where that runs). */
 #define FENNS_PASS_LIST(X)  \
     X(domain_reduce)        \
     X(grid_setup)           \
@@ -54,7 +58,9 @@
     X(search_kernel)        \
     X(search_kernel_local7) \
     X(search_kernel_local9) \
-    X(reorder_attributes)
+    X(reorder_attributes)   \
+    X(reorder_ranked)       \
+    X(search_work_totals)
 
 typedef enum fenns_pass {
 #define FENNS_PASS_ENUM_(name) FENNS_PASS_##name,

@@ -226,6 +226,18 @@ static void bind_work_lists(fenns_bindings *b, const fenns_frame *f) {
     fenns__bind_region(b, f, FENNS_BINDING_ORDER_LIST, f->layout.order_list);
 }
 
+/* The search work list's first pass: each block's work items
+ * (search_work_totals.comp), which the second (fenns__pass_search_work)
+ * starts its blocks from. */
+static void search_work_totals(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
+    fenns_bindings b = {.arena = f->arena};
+    fenns__bind_region(&b, f, FENNS_BINDING_CELLS, f->layout.cells);
+    fenns__bind_region(&b, f, FENNS_BINDING_SCAN_SUMS, f->layout.scan_sums);
+    fenns_push pc = fenns__push_base(p, f->n);
+    pc.mode = p->plan.workgroup_size;
+    fenns__dispatch(cmd, p, FENNS_PASS_search_work_totals, &b, &pc, fenns_plan_work_list_blocks(&p->plan));
+}
+
 void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int write_sorted) {
     fenns_bindings b = {.arena = f->arena};
     bind_placement(&b, p, f);
@@ -234,7 +246,15 @@ void fenns__pass_reorder(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
     pc.gpu_count = fenns__uses_gpu_count(f);
     pc.mode = write_sorted ? 1u : 0u;
     bind_ranks(&b, p, f, &pc);
-    fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, placement_groups(p, f));
+    if (!fenns_plan_ranked(&p->plan)) {
+        fenns__dispatch(cmd, p, FENNS_PASS_reorder, &b, &pc, placement_groups(p, f));
+        return;
+    }
+    /* Ranked, the placement only reads the cell starts, which the scan left
+     * final: the search work list's first pass, which reads nothing else,
+     * runs beside it, with no barrier between (reorder_ranked.comp). */
+    fenns__dispatch(cmd, p, FENNS_PASS_reorder_ranked, &b, &pc, placement_groups(p, f));
+    search_work_totals(cmd, p, f);
 }
 
 void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
@@ -291,11 +311,11 @@ void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
     fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = p->plan.workgroup_size;
     /* C + 2 entries (the cells, the invalid particles, the total) in blocks
-     * of work_list_cells an invocation: their totals, then their starts. */
-    uint64_t blocks = fenns_plan_work_list_blocks(&p->plan);
-    pc.count = 0;
-    fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, blocks);
-    fenns__barrier(cmd, p);
-    pc.count = 1;
-    fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, blocks);
+     * of work_list_cells an invocation: their totals (recorded with the
+     * reorder where it is ranked), then their starts. */
+    if (!fenns_plan_ranked(&p->plan)) {
+        search_work_totals(cmd, p, f);
+        fenns__barrier(cmd, p);
+    }
+    fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, fenns_plan_work_list_blocks(&p->plan));
 }
