@@ -6,8 +6,8 @@
 // particles themselves, in the order the atomics happened to give. fenns
 // places by coarse cell or by section, in the order the atomics gave, and
 // cell_order.comp or section_order.comp orders what it placed; by section
-// with pc.mode == 2, at the place the coarse count's atomic returned
-// (ranks, fenns_plan_ranked).
+// where the coarse count kept ranks (fenns_plan_ranked), reorder_ranked.comp
+// places instead.
 #include "header.glsl"
 #define USE_POSITIONS
 #define USE_PARAMS
@@ -20,8 +20,6 @@
 #define USE_SORTED
 #define SORTED_ACCESS
 #define SORTED_WRITE
-#define USE_RANKS
-#define RANKS_ACCESS readonly
 #include "bindings.glsl"
 #include "grid.glsl"
 
@@ -35,11 +33,6 @@ void main() {
             // its record too (no later pass writes it).
             perm[i] = i;
             store_sorted(i, uvec4(uvec3(0x7FC00000u), i));
-            continue;
-        }
-        if (pc.mode == 2u) {
-            uvec2 ranked = ranks[i]; // its key, its place among the key's particles
-            perm[KEY_START(ranked.x) + ranked.y] = i;
             continue;
         }
         vec3 p = load_position(i);

@@ -136,7 +136,7 @@ layout(std430, binding = FENNS_BINDING_CELLS) WORK_ITEMS_ACCESS buffer WorkItems
 #endif
 #endif
 #ifdef USE_RANKS
-// fenns by section (pc.mode 2 in the coarse count and the reorder): each
+// fenns by section (the coarse count with pc.mode 2, reorder_ranked.comp): each
 // particle's key and its place among that key's particles.
 layout(std430, binding = FENNS_BINDING_RANKS) RANKS_ACCESS buffer Ranks { uvec2 ranks[]; };
 #endif

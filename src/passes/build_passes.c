@@ -148,8 +148,8 @@ void fenns__pass_density(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fram
 }
 
 /* fenns by section (fenns_plan_ranked): the particles' keys and ranks,
- * from the coarse count to the reorder, in the sorted particles' place;
- * pc.mode 2 in both. Else the binding is unused (the params stand in). */
+ * from the coarse count (pc.mode 2) to reorder_ranked.comp, in the sorted
+ * particles' place. Else the binding is unused (the params stand in). */
 static void bind_ranks(fenns_bindings *b, fenns_pipeline p, const fenns_frame *f, fenns_push *pc) {
     fenns_region ranks = {f->layout.sorted.offset, 0};
     if (fenns_plan_ranked(&p->plan)) {
