@@ -567,6 +567,18 @@ static void run_scenes(int quick) {
     check_host_search(&s);
     free(s.xyz);
 
+    if (quick) {
+        /* Past the shared histogram's table: fenns counts with global atomics
+         * and keeps ranks (fenns_plan_ranked), its default from about 10^4
+         * particles, so that the subgroup-size and shared-memory runs, which
+         * are quick, take that path too. */
+        scene_init(&s, "uniform-ranked", 20000);
+        fenns_scene_uniform(s.xyz, s.n, cbrtf((float)s.n / 0.75f));
+        s.radius = 1.0f;
+        check_host_search(&s);
+        free(s.xyz);
+    }
+
     /* Tiny sets. */
     for (uint32_t n = 0; n <= 3; ++n) {
         scene_tiny(&s, n);
