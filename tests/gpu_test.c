@@ -269,6 +269,18 @@ fenns_buffer_range fenns_test_range(const fenns_test_buffer *b, VkDeviceSize off
     return r;
 }
 
+fenns_search_info fenns_test_search_of(const fenns_build_info *build, fenns_output_flags outputs)
+{
+    fenns_search_info s;
+    memset(&s, 0, sizeof s);
+    s.descriptors = build->descriptors;
+    s.particle_count = build->particle_count;
+    s.positions = build->positions;
+    s.scratch = build->scratch;
+    s.outputs = outputs;
+    return s;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Command buffers                                                          */
 /* ------------------------------------------------------------------------ */

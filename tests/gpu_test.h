@@ -94,6 +94,10 @@ void fenns_test_buffer_destroy(fenns_test_gpu *g, fenns_test_buffer *buffer); /*
 /* {buffer, offset, range} for fenns_*_info; range VK_WHOLE_SIZE means to the end. */
 fenns_buffer_range fenns_test_range(const fenns_test_buffer *buffer, VkDeviceSize offset, VkDeviceSize range);
 
+/* A search of what `build` built: its particles, positions, scratch and
+ * descriptor arena, with `outputs`; the output ranges are the caller's. */
+fenns_search_info fenns_test_search_of(const fenns_build_info *build, fenns_output_flags outputs);
+
 /* Copies host data into / out of a buffer range. Mapped buffers are copied
  * directly (the caller has waited for GPU work on them); others go through a
  * temporary host-visible buffer and a submitted copy that is waited for, with

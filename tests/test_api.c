@@ -201,12 +201,7 @@ static int cluster_case_search(cluster_case *c, int build, fenns_output_flags ou
         fenns_cmd_build(cmd, c->p, &b);
         fenns_cmd_build_to_search_barrier(cmd, c->p);
     }
-    fenns_search_info search = {0};
-    search.descriptors = g.arena;
-    search.particle_count = n;
-    search.positions = b.positions;
-    search.scratch = b.scratch;
-    search.outputs = outputs;
+    fenns_search_info search = fenns_test_search_of(&b, outputs);
     search.counts = fenns_test_range(&c->counts, 0, 4u * n);
     search.offsets = fenns_test_range(&c->offsets, 0, 8u * (n + 1u));
     search.indices = fenns_test_range(&c->lists, 0, c->lists.size);
@@ -359,12 +354,7 @@ static void check_record_calls(void) {
         fenns_build_info good_build = {.particle_count = n, .positions = fenns_test_range(&pos, 0, 16u * n),
                                        .scratch = fenns_test_range(&scratch, 0, req.size)};
         good_build.descriptors = g.arena;
-        fenns_search_info good_search = {0};
-        good_search.descriptors = g.arena;
-        good_search.particle_count = n;
-        good_search.positions = good_build.positions;
-        good_search.scratch = good_build.scratch;
-        good_search.outputs = FENNS_OUTPUT_COUNTS;
+        fenns_search_info good_search = fenns_test_search_of(&good_build, FENNS_OUTPUT_COUNTS);
         good_search.counts = fenns_test_range(&counts, 0, 4u * n);
 
         fenns_build_info builds[6];

@@ -254,12 +254,7 @@ static int run_method(fenns_test_gpu *g, fenns_method method) {
         fenns_build_info b = frame_build(positions, &scratch, &count, slot, f);
         fenns_cmd_build(cmd, pipe, &b);
         fenns_cmd_build_to_search_barrier(cmd, pipe);
-        fenns_search_info s = {0};
-        s.descriptors = arena;
-        s.particle_count = N;
-        s.positions = b.positions;
-        s.scratch = b.scratch;
-        s.outputs = FENNS_OUTPUT_CSR | (f % 2 ? FENNS_OUTPUT_SORTED_ORDER : 0u);
+        fenns_search_info s = fenns_test_search_of(&b, FENNS_OUTPUT_CSR | (f % 2 ? FENNS_OUTPUT_SORTED_ORDER : 0u));
         s.counts = fenns_test_range(&fb[f].counts, 0, VK_WHOLE_SIZE);
         s.offsets = fenns_test_range(&fb[f].offsets, 0, VK_WHOLE_SIZE);
         s.indices = fenns_test_range(&fb[f].indices, 0, VK_WHOLE_SIZE);
@@ -355,12 +350,7 @@ static int run_kernel(fenns_test_gpu *g, fenns_method method) {
         b.particle_count_buffer = fenns_test_range(&count, 0, 4u);
         fenns_cmd_build(cmd, pipe, &b);
         fenns_cmd_build_to_search_barrier(cmd, pipe);
-        fenns_search_info si = {0};
-        si.descriptors = arena;
-        si.particle_count = N;
-        si.positions = b.positions;
-        si.scratch = b.scratch;
-        si.outputs = FENNS_OUTPUT_KERNEL;
+        fenns_search_info si = fenns_test_search_of(&b, FENNS_OUTPUT_KERNEL);
         si.kernel_output = fenns_test_range(&values, 0, VK_WHOLE_SIZE);
         fenns_cmd_search(cmd, pipe, &si);
         fenns_test_cmd_barrier(cmd);

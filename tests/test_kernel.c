@@ -214,12 +214,7 @@ static fenns_result run_kernel(const scene *s, fenns_method method, const uint32
             b.descriptors = g.arena;
             fenns_cmd_build(cmd, p, &b);
             fenns_cmd_build_to_search_barrier(cmd, p);
-            fenns_search_info si = {0};
-            si.descriptors = g.arena;
-            si.particle_count = n;
-            si.positions = b.positions;
-            si.scratch = b.scratch;
-            si.outputs = FENNS_OUTPUT_KERNEL | extra;
+            fenns_search_info si = fenns_test_search_of(&b, FENNS_OUTPUT_KERNEL | extra);
             if (extra & FENNS_OUTPUT_COUNTS) si.counts = fenns_test_range(&counts, 0, VK_WHOLE_SIZE);
             if (!with_user_set) si.kernel_output = fenns_test_range(&values, 0, VK_WHOLE_SIZE);
             si.user_set = u.set;

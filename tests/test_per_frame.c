@@ -160,12 +160,7 @@ static int run_pipeline(fenns_test_gpu *g, fenns_method method, int pipeline_box
         fenns_build_info b = frame_build_info(&fb[f], &scratch, &frames[f]);
         fenns_cmd_build(cmd, pipe, &b);
         fenns_cmd_build_to_search_barrier(cmd, pipe);
-        fenns_search_info s = {0};
-        s.descriptors = arena;
-        s.particle_count = N;
-        s.positions = b.positions;
-        s.scratch = b.scratch;
-        s.outputs = FENNS_OUTPUT_CSR;
+        fenns_search_info s = fenns_test_search_of(&b, FENNS_OUTPUT_CSR);
         s.counts = fenns_test_range(&fb[f].counts, 0, VK_WHOLE_SIZE);
         s.offsets = fenns_test_range(&fb[f].offsets, 0, VK_WHOLE_SIZE);
         s.indices = fenns_test_range(&fb[f].indices, 0, VK_WHOLE_SIZE);

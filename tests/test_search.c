@@ -195,12 +195,7 @@ static int run_lists(const scene *s, fenns_output_flags outputs, uint64_t capaci
             ok = build_flavour_ok(p, &b);
             fenns_cmd_build(cmd, p, &b);
             fenns_cmd_build_to_search_barrier(cmd, p);
-            fenns_search_info si = {0};
-            si.descriptors = g_gpu.arena;
-            si.particle_count = s->n;
-            si.positions = b.positions;
-            si.scratch = b.scratch;
-            si.outputs = outputs;
+            fenns_search_info si = fenns_test_search_of(&b, outputs);
             si.counts = fenns_test_range(&counts, 0, VK_WHOLE_SIZE);
             si.indices = fenns_test_range(&lists, 0, 4u * entries);
             if (csr) si.offsets = fenns_test_range(&offsets, 0, VK_WHOLE_SIZE);
