@@ -16,12 +16,10 @@
  * a counting-only variant that has no list code at all (fewer registers;
  * count_total then sums its counts into the status),
  * and as the user kernel's search when the pipeline has one (its SPIR-V is
- * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). Then
- * fenns_cmd_reorder's gather of the caller's attributes; last, two passes
- * listed here out of their order: fenns' placement where the coarse count
- * kept ranks (reorder_ranked, in the reorder's place) and the search work
- * list's first pass (search_work_totals, before search_work; beside
- * reorder_ranked where that runs). */
+ * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). Last,
+ * fenns_cmd_reorder's gather of the caller's attributes. fenns' ranked
+ * builds place with reorder_ranked in the reorder's place, and record the
+ * search work list's first pass (search_work_totals) beside it. */
 #define FENNS_PASS_LIST(X)  \
     X(domain_reduce)        \
     X(grid_setup)           \
@@ -31,6 +29,7 @@
     X(scan_reduce)          \
     X(cell_cursors)         \
     X(reorder)              \
+    X(reorder_ranked)       \
     X(section_sort)         \
     X(section_order)        \
     X(cell_order)           \
@@ -40,6 +39,7 @@
     X(radix_scatter)        \
     X(radix_bounds)         \
     X(radix_gather)         \
+    X(search_work_totals)   \
     X(search_work)          \
     X(reset_status)         \
     X(search)               \
@@ -58,9 +58,7 @@
     X(search_kernel)        \
     X(search_kernel_local7) \
     X(search_kernel_local9) \
-    X(reorder_attributes)   \
-    X(reorder_ranked)       \
-    X(search_work_totals)
+    X(reorder_attributes)
 
 typedef enum fenns_pass {
 #define FENNS_PASS_ENUM_(name) FENNS_PASS_##name,
