@@ -22,7 +22,7 @@ layout(std430, binding = FENNS_BINDING_SCAN_SUMS) writeonly buffer WorkSums { ui
 
 void main() {
     uint b[FENNS_WORK_LIST_CELLS + 1u], items[FENNS_WORK_LIST_CELLS];
-    post_workgroup_sum(entry_items(first_work_entry(), b, items));
+    post_workgroup_sum(entry_items(first_work_entry(linear_workgroup()), b, items));
     barrier();
     if (gl_LocalInvocationIndex == 0u) work_sums[linear_workgroup()] = posted_workgroup_sum();
 }

@@ -34,6 +34,18 @@
 // A section of more than FENNS_SMALL_SECTION particles (coincident ones, tight
 // clusters) is listed for section_sort.comp, one workgroup a listed section,
 // dispatched (indirectly) only when there are some.
+//
+// In ranked builds (fenns_plan_ranked) the first pc.count workgroups run the
+// search work list's second pass instead (search_work_list.glsl), which
+// needs only the cell starts and the first pass's block totals (recorded
+// beside the reorder): one pass's wait fewer a build. In one dispatch, as
+// two beside each other could not be: both write the status block, and two
+// dispatches writing one bound range need a barrier between them. (H100,
+// build: sph50 65536 0.0583 -> 0.0510 ms, 262144 0.0760 -> 0.0683, 1M
+// 0.1353 -> 0.1275, 4M 0.4589 -> 0.4505, in frame order 0.2847 -> 0.2777,
+// dam 4M 0.2620 -> 0.2522; run MD. With the work list's shared arrays sized
+// for the largest plan rather than by its specialization constants, the
+// section order itself slowed, 4M 0.162 -> 0.178 ms: run MC.)
 #include "header.glsl"
 #define USE_POSITIONS
 #define USE_PARAMS
@@ -43,11 +55,18 @@
 #define USE_PERM
 #define PERM_ACCESS
 #define USE_WORK_LISTS
+#define FENNS_NO_ORDER_LIST // its binding holds the work list's block totals here
 #define USE_SORTED
 #define SORTED_ACCESS
 #define SORTED_WRITE
+#define USE_WORK_ITEMS
+#define WORK_ITEMS_ACCESS writeonly
 #include "bindings.glsl"
 #include "grid.glsl"
+// The work table, written through an alias of the read-only cell tables.
+layout(std430, binding = FENNS_BINDING_CELLS) writeonly buffer WorkTable { uint work_table[]; };
+#define WORK_TABLE(c) work_table[pc.work_base + (c)]
+#include "search_work_list.glsl"
 
 shared uint s_own_end; // one past its sections' last position (past the chunk: the last one's tail)
 
@@ -98,8 +117,9 @@ void place(placed r, uint chunk, uint chunk_end) {
     store_sorted(r.place, uvec4(floatBitsToUint(r.p), r.original));
 }
 
-void main() {
-    uint t = gl_LocalInvocationIndex, size = chunk_size(), chunk = linear_workgroup() * size;
+// Orders the chunk of sorted positions `group`.
+void order_chunk(uint group) {
+    uint t = gl_LocalInvocationIndex, size = chunk_size(), chunk = group * size;
     uint chunk_end = chunk + size, n = particle_count(), i = chunk + t; // past chunk_end: ranked ahead
     placed mine = placed(0u, vec3(0.0), NO_PLACE);
     uint end = 0u;
@@ -114,4 +134,10 @@ void main() {
     barrier();
     place(mine, chunk, chunk_end);
     place(tail, chunk, chunk_end);
+}
+
+void main() {
+    uint group = linear_workgroup();
+    if (group < pc.count) search_work_list(group);
+    else order_chunk(group - pc.count);
 }

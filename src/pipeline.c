@@ -155,7 +155,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
                                         fenns__is_kernel_pass(pass) ? (uint32_t)plan->method : 0u, 0u,
                                         fenns__fixed_reach(pass)};
     memcpy(values, v, sizeof v);
-    if (pass == FENNS_PASS_search_work || pass == FENNS_PASS_search_work_totals) {
+    if (pass == FENNS_PASS_search_work || pass == FENNS_PASS_search_work_totals || pass == FENNS_PASS_section_order) {
         values[1] = plan->work_list_cells;
         values[2] = fenns_plan_walks_particles(plan->method) ? 1u : 0u;
     }

@@ -18,8 +18,9 @@
  * and as the user kernel's search when the pipeline has one (its SPIR-V is
  * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). Last,
  * fenns_cmd_reorder's gather of the caller's attributes. fenns' ranked
- * builds place with reorder_ranked in the reorder's place, and record the
- * search work list's first pass (search_work_totals) beside it. */
+ * builds place with reorder_ranked in the reorder's place, record the
+ * search work list's first pass (search_work_totals) beside it, and run its
+ * second in the section order's first workgroups (no search_work dispatch). */
 #define FENNS_PASS_LIST(X)  \
     X(domain_reduce)        \
     X(grid_setup)           \

@@ -163,7 +163,9 @@ layout(std430, binding = FENNS_BINDING_CURSORS) buffer Cursors { uint cursors[];
 // of large cells' sections, by their first sections' keys. The wide cell
 // order's (prm.order_list_count): cells.
 layout(std430, binding = FENNS_BINDING_SORT_LIST) buffer SortList { uint sort_list[]; };
+#ifndef FENNS_NO_ORDER_LIST
 layout(std430, binding = FENNS_BINDING_ORDER_LIST) buffer OrderList { uint order_list[]; };
+#endif
 // Lists `item` for the pass whose count and dispatch are prm.name_count and
 // prm.name_dispatch_*.
 #define LIST_FOR(list, name, item)                                              \

@@ -16,7 +16,7 @@ layout(constant_id = 2) const uint PARTICLE_WORK = 0;
 uint bound(uint e) { return e <= pc.cell_capacity ? cell_begin(e) : pc.n; }
 
 // The first of the WORK_CELLS entries this invocation takes.
-uint first_work_entry() { return (linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex) * WORK_CELLS; }
+uint first_work_entry(uint block) { return (block * gl_WorkGroupSize.x + gl_LocalInvocationIndex) * WORK_CELLS; }
 
 // The work items of the invocation's entries from `first` (items[k]) and
 // their bounds (b[k], b[WORK_CELLS] where the last one ends); returns their

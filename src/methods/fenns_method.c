@@ -249,7 +249,9 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
             indirect(&s->items[s->count - 1u]); /* its workgroup count from the order pass */
         }
     }
-    build_step(s, info, 0, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity);
+    /* Ranked builds list the search's work in the section order (fenns__pass_section_order). */
+    if (!fenns_plan_ranked(&p->plan))
+        build_step(s, info, 0, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity);
     return 1;
 }
 
