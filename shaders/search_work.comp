@@ -22,8 +22,9 @@
 // each finding its item's cell among the block's in shared memory. Not with
 // PARTICLE_WORK, whose searches take no items.
 //
-// fenns' ranked builds (fenns_plan_ranked) do not dispatch this pass: the
-// first workgroups of their section order run it (section_order.comp).
+// fenns' ranked builds on a GPU (fenns_plan.work_list_in_order) do not
+// dispatch this pass: the first workgroups of their section order run it
+// (section_order.comp).
 #include "header.glsl"
 #define USE_PARAMS
 #define PARAMS_ACCESS

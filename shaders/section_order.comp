@@ -35,8 +35,8 @@
 // clusters) is listed for section_sort.comp, one workgroup a listed section,
 // dispatched (indirectly) only when there are some.
 //
-// In ranked builds (fenns_plan_ranked) the first pc.count workgroups run the
-// search work list's second pass instead (search_work_list.glsl), which
+// In ranked builds on a GPU (fenns_plan.work_list_in_order) the first
+// pc.count workgroups run the search work list's second pass instead (search_work_list.glsl), which
 // needs only the cell starts and the first pass's block totals (recorded
 // beside the reorder): one pass's wait fewer a build. In one dispatch, as
 // two beside each other could not be: both write the status block, and two
@@ -66,6 +66,7 @@
 // The work table, written through an alias of the read-only cell tables.
 layout(std430, binding = FENNS_BINDING_CELLS) writeonly buffer WorkTable { uint work_table[]; };
 #define WORK_TABLE(c) work_table[pc.work_base + (c)]
+#define WORK_LIST_SHARED_CELLS 1 // fenns_plan.work_list_in_order needs work_list_cells 1
 #include "search_work_list.glsl"
 
 shared uint s_own_end; // one past its sections' last position (past the chunk: the last one's tail)

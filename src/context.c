@@ -113,6 +113,7 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
     /* llvmpipe (lavapipe) stops a shader invocation after 65535 loop
      * iterations in all; the searches check their bound against it. */
     ctx->loop_limit = strncmp(l->device_name, "llvmpipe", 8) == 0 ? 65535u : 0u;
+    ctx->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
     l->api_version = props.apiVersion;
     l->subgroup_size = subgroup.subgroupSize;
     l->min_subgroup_size = size_control && size_props.minSubgroupSize ? size_props.minSubgroupSize : subgroup.subgroupSize;

@@ -298,6 +298,21 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     const char *by_cell = getenv("FENNS_BUILD_BY_CELL");
     if (plan.method == FENNS_METHOD_FENNS && by_cell && (by_cell[0] == '0' || by_cell[0] == '1') && !by_cell[1])
         p->plan.by_cell = by_cell[0] == '1';
+    /* Ranked builds run the search work list's second pass in the section
+     * order's first workgroups (section_order.comp), which spares a GPU a
+     * pass's draining. A CPU driver drains nothing, and runs the section
+     * order's own workgroups slower in that shader (lavapipe, sph50 262144:
+     * the pass 23 -> 37 ms), so there the pass stays on its own.
+     * FENNS_WORK_LIST_IN_ORDER=0 or 1 forces either where the build is
+     * ranked (the tests run both on lavapipe). */
+    const char *in_order = getenv("FENNS_WORK_LIST_IN_ORDER");
+    /* (The section order holds the pass's shared arrays for one cell an
+     * invocation: every ranked plan's, but for one forced by cell past its
+     * size.) */
+    int can_order = fenns_plan_ranked(&p->plan) && p->plan.work_list_cells == 1u;
+    p->plan.work_list_in_order = can_order && !context->cpu_device;
+    if (can_order && in_order && (in_order[0] == '0' || in_order[0] == '1') && !in_order[1])
+        p->plan.work_list_in_order = in_order[0] == '1';
     /* FENNS_LIST_WINDOW_LOG2=k (8..30) fills lists in original order in
      * windows of 2^k entries, where the plan has windows (the tests run
      * small sets in many). */

@@ -19,8 +19,9 @@
  * the caller's; the pipeline is VK_NULL_HANDLE without a kernel). Last,
  * fenns_cmd_reorder's gather of the caller's attributes. fenns' ranked
  * builds place with reorder_ranked in the reorder's place, record the
- * search work list's first pass (search_work_totals) beside it, and run its
- * second in the section order's first workgroups (no search_work dispatch). */
+ * search work list's first pass (search_work_totals) beside it, and on a GPU
+ * run its second in the section order's first workgroups (no search_work
+ * dispatch: fenns_plan.work_list_in_order). */
 #define FENNS_PASS_LIST(X)  \
     X(domain_reduce)        \
     X(grid_setup)           \

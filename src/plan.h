@@ -42,6 +42,9 @@ typedef struct fenns_plan {
     uint32_t order_capacity;      /* fenns: particles of a coarse cell cell_order orders at once */
     uint32_t by_cell;             /* fenns: count and place by coarse cell, then cell_order (large
                                      sets); 0: by section, then section_order */
+    uint32_t work_list_in_order;  /* fenns' ranked builds with work_list_cells 1: the section
+                                     order's first workgroups run the search work list's second
+                                     pass (no search work step); set at pipeline creation */
     uint32_t cursor_base;         /* u32 index of the cursors in the cell tables (where they lie there) */
     uint32_t work_base;           /* u32 index of the work table in the cell tables */
     uint32_t cell_occupancy;      /* particles an average coarse cell aims at; 0: the paper's rule */

@@ -12,11 +12,17 @@ layout(std430, binding = FENNS_BINDING_SCAN_SUMS) readonly buffer WorkSums { uin
 
 // The block's entries: each one's first work item (past the entries: none)
 // and where its particles begin, and where the block's last one's end.
-// (Sized by the specialization constants, so a pipeline takes only the
-// shared memory its plan needs; plans count the largest.)
+// (Sized for the largest workgroup and WORK_LIST_SHARED_CELLS cells an
+// invocation, at most WORK_CELLS: plans count shared memory from the
+// SPIR-V's declarations. The section order, which runs this pass only where
+// WORK_CELLS is 1, declares 1: sized for 4, its 8 KiB slowed the section
+// order's own workgroups by a tenth at 4M, H100 run MC.)
+#ifndef WORK_LIST_SHARED_CELLS
+#define WORK_LIST_SHARED_CELLS FENNS_WORK_LIST_CELLS
+#endif
 #define BLOCK_ENTRIES (gl_WorkGroupSize.x * WORK_CELLS)
-shared uint s_item_start[BLOCK_ENTRIES];
-shared uint s_bound[BLOCK_ENTRIES + 1u];
+shared uint s_item_start[FENNS_MAX_WORKGROUP * WORK_LIST_SHARED_CELLS];
+shared uint s_bound[FENNS_MAX_WORKGROUP * WORK_LIST_SHARED_CELLS + 1u];
 
 // Writes work items [begin, end), the block's, whose entries start at
 // `first`: each invocation a share, finding its item's entry by a binary

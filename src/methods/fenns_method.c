@@ -249,8 +249,9 @@ static int build_steps(fenns_pipeline p, const fenns_build_info *info, const cha
             indirect(&s->items[s->count - 1u]); /* its workgroup count from the order pass */
         }
     }
-    /* Ranked builds list the search's work in the section order (fenns__pass_section_order). */
-    if (!fenns_plan_ranked(&p->plan))
+    /* Ranked builds on a GPU list the search's work in the section order
+     * (plan.work_list_in_order, fenns__pass_section_order). */
+    if (!p->plan.work_list_in_order)
         build_step(s, info, 0, "search work", search_work_step, 12u * (uint64_t)p->plan.cell_capacity);
     return 1;
 }

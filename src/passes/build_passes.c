@@ -264,10 +264,11 @@ void fenns__pass_section_order(VkCommandBuffer cmd, fenns_pipeline p, const fenn
     fenns__bind_region(&b, f, FENNS_BINDING_SCAN_SUMS, f->layout.scan_sums);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.gpu_count = fenns__uses_gpu_count(f); /* particle_count() */
-    /* Ranked, the search work list's second pass runs in the first
-     * workgroups (its first ran beside the reorder): pc.count of them, its
-     * blocks, with pc.mode queries a work item as fenns__pass_search_work's. */
-    pc.count = fenns_plan_ranked(&p->plan) ? (uint32_t)fenns_plan_work_list_blocks(&p->plan) : 0u;
+    /* Where the plan says so (ranked builds on a GPU), the search work
+     * list's second pass runs in the first workgroups (its first ran beside
+     * the reorder): pc.count of them, its blocks, with pc.mode queries a
+     * work item as fenns__pass_search_work's. */
+    pc.count = p->plan.work_list_in_order ? (uint32_t)fenns_plan_work_list_blocks(&p->plan) : 0u;
     pc.mode = p->plan.workgroup_size;
     /* Then a workgroup per chunk of sorted positions (absent ones included). */
     uint64_t chunk = FENNS_SECTION_ORDER_CHUNK(p->plan.workgroup_size);
@@ -317,10 +318,12 @@ void fenns__pass_search_work(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
     fenns_push pc = fenns__push_base(p, f->n);
     pc.mode = p->plan.workgroup_size;
     /* C + 2 entries (the cells, the invalid particles, the total) in blocks
-     * of work_list_cells an invocation: their totals, then their starts.
-     * (Ranked builds record neither here: the totals beside the reorder,
-     * the starts in the section order's first workgroups.) */
-    search_work_totals(cmd, p, f);
-    fenns__barrier(cmd, p);
+     * of work_list_cells an invocation: their totals (recorded with the
+     * reorder where it is ranked), then their starts (not here at all where
+     * the section order runs them: plan.work_list_in_order). */
+    if (!fenns_plan_ranked(&p->plan)) {
+        search_work_totals(cmd, p, f);
+        fenns__barrier(cmd, p);
+    }
     fenns__dispatch(cmd, p, FENNS_PASS_search_work, &b, &pc, fenns_plan_work_list_blocks(&p->plan));
 }
