@@ -139,6 +139,8 @@ void order_chunk(uint group) {
 
 void main() {
     uint group = linear_workgroup();
-    if (group < pc.count) search_work_list(group);
+    // WORK_CELLS 0: a pipeline without the work list (CPU drivers), which
+    // compiles to the section order alone.
+    if (WORK_CELLS != 0u && group < pc.count) search_work_list(group);
     else order_chunk(group - pc.count);
 }

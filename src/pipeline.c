@@ -156,7 +156,9 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
                                         fenns__fixed_reach(pass)};
     memcpy(values, v, sizeof v);
     if (pass == FENNS_PASS_search_work || pass == FENNS_PASS_search_work_totals || pass == FENNS_PASS_section_order) {
-        values[1] = plan->work_list_cells;
+        /* The section order holds the work list only where it runs it (0:
+         * compiled out, fenns_plan.work_list_in_order). */
+        values[1] = pass != FENNS_PASS_section_order || plan->work_list_in_order ? plan->work_list_cells : 0u;
         values[2] = fenns_plan_walks_particles(plan->method) ? 1u : 0u;
     }
     if (fenns__is_search_pass(pass)) values[2] = plan->method == FENNS_METHOD_OCTANT ? 1u : 0u; /* radix: counting's walk */
