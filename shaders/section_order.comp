@@ -36,16 +36,20 @@
 // dispatched (indirectly) only when there are some.
 //
 // In ranked builds on a GPU (fenns_plan.work_list_in_order) the first
-// pc.count workgroups run the search work list's second pass instead (search_work_list.glsl), which
-// needs only the cell starts and the first pass's block totals (recorded
-// beside the reorder): one pass's wait fewer a build. In one dispatch, as
-// two beside each other could not be: both write the status block, and two
-// dispatches writing one bound range need a barrier between them. (H100,
-// build: sph50 65536 0.0583 -> 0.0510 ms, 262144 0.0760 -> 0.0683, 1M
-// 0.1353 -> 0.1275, 4M 0.4589 -> 0.4505, in frame order 0.2847 -> 0.2777,
-// dam 4M 0.2620 -> 0.2522; run MD. With the work list's shared arrays sized
-// for the largest plan rather than by its specialization constants, the
-// section order itself slowed, 4M 0.162 -> 0.178 ms: run MC.)
+// pc.count workgroups run the search work list's second pass instead
+// (search_work_list.glsl), which needs only the cell starts and the first
+// pass's block totals (recorded beside the reorder): one pass's wait fewer
+// a build. In one dispatch, as two beside each other could not be: both
+// write the status block, and two dispatches writing one bound range need a
+// barrier between them. (H100, build: sph50 65536 0.0583 -> 0.0510 ms,
+// 262144 0.0760 -> 0.0683, 1M 0.1353 -> 0.1275, 4M 0.4589 -> 0.4505, in
+// frame order 0.2847 -> 0.2777, dam 4M 0.2620 -> 0.2522; run MD. With the
+// work list's shared arrays declared for four cells an invocation (8 KiB)
+// rather than one, the section order itself slowed, 4M 0.162 -> 0.178 ms:
+// run MC.) A CPU driver drains nothing at a barrier, and there the work
+// list in this shader, even never taken, slowed the section order (lavapipe,
+// sph50 262144: 23 -> 29 ms): its pipeline has WORK_CELLS 0, which compiles
+// the work list out, and the work list stays a pass of its own.
 #include "header.glsl"
 #define USE_POSITIONS
 #define USE_PARAMS

@@ -150,7 +150,8 @@ FENNS_STRUCT(fenns_push) {
                                   particles the grid is sized for (fenns_build_info.grid_particle_count);
                                   search: 1 where its own counting pass sizes its CSR lists (in that
                                   pass and in the fill); section order: the search work list's
-                                  blocks its first workgroups run (ranked builds), else 0 */
+                                  blocks its first workgroups run (fenns_plan.work_list_in_order),
+                                  else 0 */
     FENNS_U32 count_in;        /* scan: elements read; beyond them the input is 0; grid setup and
                                   density: the histogram bins the scratch holds (0: none) */
     FENNS_U32 mode;            /* FENNS_MODE_* / pass-specific switch */

@@ -1,5 +1,6 @@
 // The search work list's second pass (search_work.comp, and the leading
-// workgroups of section_order.comp in ranked builds): see search_work.comp.
+// workgroups of section_order.comp in ranked builds on a GPU): see
+// search_work.comp.
 // Needs USE_PARAMS (written), USE_CELLS (read) and USE_WORK_ITEMS
 // (writeonly); WORK_TABLE(c), where the block's entries' first work items
 // go (WORK_START, or an alias of it where the cells are read-only).
