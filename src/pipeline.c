@@ -307,6 +307,18 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
      * the pass 23 -> 37 ms), so there the pass stays on its own.
      * FENNS_WORK_LIST_IN_ORDER=0 or 1 forces either where the build is
      * ranked (the tests run both on lavapipe). */
+    /* Small searches on a GPU are one dispatch (FENNS_ONE_SEARCH_DISPATCH_MAX);
+     * a CPU driver, whose barriers drain nothing, keeps the three, so the
+     * tests run the variants there. FENNS_ONE_SEARCH_DISPATCH_MAX=n in the
+     * environment sets the bound (the tests run one dispatch on lavapipe). */
+    p->plan.one_search_dispatch_max =
+        plan.method == FENNS_METHOD_FENNS && !context->cpu_device ? FENNS_ONE_SEARCH_DISPATCH_MAX : 0u;
+    const char *one_dispatch = getenv("FENNS_ONE_SEARCH_DISPATCH_MAX");
+    if (plan.method == FENNS_METHOD_FENNS && one_dispatch && *one_dispatch) {
+        char *end = NULL;
+        unsigned long long v = strtoull(one_dispatch, &end, 10);
+        if (!*end && v <= UINT32_MAX) p->plan.one_search_dispatch_max = (uint32_t)v;
+    }
     const char *in_order = getenv("FENNS_WORK_LIST_IN_ORDER");
     /* (The section order holds the pass's shared arrays for one cell an
      * invocation: every ranked plan's, but for one forced by cell past its

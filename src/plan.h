@@ -8,6 +8,15 @@
 #include <fenns/fenns.h>
 
 /* The device limits a plan depends on. */
+/* fenns on a GPU: searches of up to this many particles take one dispatch
+ * of the general search rather than three (the general one and the two
+ * fixed-grid variants, with a barrier between each): below it the two
+ * barriers cost more than the variants save (H100, run MF: one dispatch,
+ * counts sph50 65536 0.0612 -> 0.0542 ms, 262144 0.1220 -> 0.1172, s1
+ * 524288 r=0.2 0.0643 -> 0.0600; but sph50 1M 0.3687 -> 0.3729, 4M 1.341
+ * -> 1.381). */
+#define FENNS_ONE_SEARCH_DISPATCH_MAX (1u << 19)
+
 typedef struct fenns_plan_limits {
     uint32_t shared_memory_budget;   /* bytes per workgroup */
     uint32_t max_workgroup_invocations;
@@ -45,6 +54,9 @@ typedef struct fenns_plan {
     uint32_t work_list_in_order;  /* fenns' ranked builds with work_list_cells 1: the section
                                      order's first workgroups run the search work list's second
                                      pass (no search work step); set at pipeline creation */
+    uint32_t one_search_dispatch_max; /* fenns: searches of at most this many particles are one
+                                     dispatch of the general search, not three (0 on CPU
+                                     drivers); set at pipeline creation */
     uint32_t cursor_base;         /* u32 index of the cursors in the cell tables (where they lie there) */
     uint32_t work_base;           /* u32 index of the work table in the cell tables */
     uint32_t cell_occupancy;      /* particles an average coarse cell aims at; 0: the paper's rule */

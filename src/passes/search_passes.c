@@ -71,15 +71,18 @@ static fenns_pass fixed_grid_variant(fenns_pass pass, uint32_t reach) {
  * fenns' narrow and kernel searches are three dispatches (the general
  * search and its variants for the grids of reach 1 and 2), the search work
  * pass having given the build's workgroups to one of them and none to the
- * others; the wide ones, and other methods' searches, one. Barriers between
- * the three, since they write the same outputs as far as validation can
- * tell: each waits on an empty dispatch, or on the one the barrier after
- * the search would wait on anyway. */
+ * others; the wide ones, other methods' searches and fenns' searches of up
+ * to plan.one_search_dispatch_max particles, one (of the general search,
+ * with every work item). Barriers between the three, since they write the
+ * same outputs as far as validation can tell: each waits on an empty
+ * dispatch, or on the one the barrier after the search would wait on
+ * anyway. */
 #define PARAMS_AT_(field) (f->scratch.offset + f->layout.params.offset + offsetof(fenns_gpu_params, field))
 static void dispatch_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, fenns_pass pass,
                             const fenns_bindings *b, fenns_push *pc) {
     VkBuffer args = f->scratch.buffer;
-    if (p->plan.method != FENNS_METHOD_FENNS || fixed_grid_variant(pass, 1u) == pass) {
+    if (p->plan.method != FENNS_METHOD_FENNS || fixed_grid_variant(pass, 1u) == pass ||
+        f->n <= p->plan.one_search_dispatch_max) {
         fenns__dispatch_indirect(cmd, p, pass, b, pc, args, PARAMS_AT_(dispatch_x));
         return;
     }
