@@ -300,13 +300,6 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     const char *by_cell = getenv("FENNS_BUILD_BY_CELL");
     if (plan.method == FENNS_METHOD_FENNS && by_cell && (by_cell[0] == '0' || by_cell[0] == '1') && !by_cell[1])
         p->plan.by_cell = by_cell[0] == '1';
-    /* Ranked builds run the search work list's second pass in the section
-     * order's first workgroups (section_order.comp), which spares a GPU a
-     * pass's draining. A CPU driver drains nothing, and runs the section
-     * order's own workgroups slower in that shader (lavapipe, sph50 262144:
-     * the pass 23 -> 37 ms), so there the pass stays on its own.
-     * FENNS_WORK_LIST_IN_ORDER=0 or 1 forces either where the build is
-     * ranked (the tests run both on lavapipe). */
     /* Small searches on a GPU are one dispatch (FENNS_ONE_SEARCH_DISPATCH_MAX);
      * a CPU driver, whose barriers drain nothing, keeps the three, so the
      * tests run the variants there. FENNS_ONE_SEARCH_DISPATCH_MAX=n in the
@@ -319,10 +312,16 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
         unsigned long long v = strtoull(one_dispatch, &end, 10);
         if (!*end && v <= UINT32_MAX) p->plan.one_search_dispatch_max = (uint32_t)v;
     }
+    /* Ranked builds run the search work list's second pass in the section
+     * order's first workgroups (section_order.comp), which spares a GPU a
+     * pass's draining. A CPU driver drains nothing, and runs the section
+     * order's own workgroups slower in that shader (lavapipe, sph50 262144:
+     * the pass 23 -> 37 ms), so there the pass stays on its own.
+     * FENNS_WORK_LIST_IN_ORDER=0 or 1 forces either where the build is
+     * ranked (the tests run both on lavapipe). The section order holds the
+     * pass's shared arrays for one cell an invocation: every ranked plan's,
+     * but for one forced by section past its size. */
     const char *in_order = getenv("FENNS_WORK_LIST_IN_ORDER");
-    /* (The section order holds the pass's shared arrays for one cell an
-     * invocation: every ranked plan's, but for one forced by cell past its
-     * size.) */
     int can_order = fenns_plan_ranked(&p->plan) && p->plan.work_list_cells == 1u;
     p->plan.work_list_in_order = can_order && !context->cpu_device;
     if (can_order && in_order && (in_order[0] == '0' || in_order[0] == '1') && !in_order[1])

@@ -7,7 +7,6 @@
 #include <stdint.h>
 #include <fenns/fenns.h>
 
-/* The device limits a plan depends on. */
 /* fenns on a GPU: searches of up to this many particles take one dispatch
  * of the general search rather than three (the general one and the two
  * fixed-grid variants, with a barrier between each): below it the two
@@ -17,6 +16,7 @@
  * -> 1.381). */
 #define FENNS_ONE_SEARCH_DISPATCH_MAX (1u << 19)
 
+/* The device limits a plan depends on. */
 typedef struct fenns_plan_limits {
     uint32_t shared_memory_budget;   /* bytes per workgroup */
     uint32_t max_workgroup_invocations;
