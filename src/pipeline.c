@@ -257,6 +257,59 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
     return kept;
 }
 
+/* An environment override that is exactly "0" or "1": that value, else -1. */
+static int env_bit(const char *name) {
+    const char *v = getenv(name);
+    return v && (v[0] == '0' || v[0] == '1') && !v[1] ? v[0] - '0' : -1;
+}
+
+/* An environment override that is a decimal number in [least, most]: 1 and
+ * *value, else 0. */
+static int env_number(const char *name, uint64_t least, uint64_t most, uint64_t *value) {
+    const char *v = getenv(name);
+    if (!v || !*v) return 0;
+    char *end = NULL;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (*end || n < least || n > most) return 0;
+    *value = n;
+    return 1;
+}
+
+/* What a plan leaves to the device it runs on, and the environment's
+ * overrides (the tests and the benchmarks use them). */
+static void settle_for_device(fenns_plan *plan, fenns_context context) {
+    int fenns = plan->method == FENNS_METHOD_FENNS;
+    uint64_t v;
+    /* FENNS_BUILD_BY_CELL=0 or 1 forces fenns' build flavour (the tests run
+     * both on small sets; benchmarks compare them); unset, the plan picks. */
+    int by_cell = env_bit("FENNS_BUILD_BY_CELL");
+    if (fenns && by_cell >= 0) plan->by_cell = (uint32_t)by_cell;
+    /* Small searches on a GPU are one dispatch (FENNS_ONE_SEARCH_DISPATCH_MAX);
+     * a CPU driver, whose barriers drain nothing, keeps the three, so the
+     * tests run the variants there. FENNS_ONE_SEARCH_DISPATCH_MAX=n in the
+     * environment sets the bound (the tests run one dispatch on lavapipe). */
+    plan->one_search_dispatch_max = fenns && !context->cpu_device ? FENNS_ONE_SEARCH_DISPATCH_MAX : 0u;
+    if (fenns && env_number("FENNS_ONE_SEARCH_DISPATCH_MAX", 0, UINT32_MAX, &v))
+        plan->one_search_dispatch_max = (uint32_t)v;
+    /* Ranked builds run the search work list's second pass in the section
+     * order's first workgroups (section_order.comp), which spares a GPU a
+     * pass's draining. A CPU driver drains nothing, and runs the section
+     * order's own workgroups slower in that shader (lavapipe, sph50 262144:
+     * the pass 23 -> 37 ms), so there the pass stays on its own.
+     * FENNS_WORK_LIST_IN_ORDER=0 or 1 forces either where the build is
+     * ranked (the tests run both on lavapipe). The section order holds the
+     * pass's shared arrays for one cell an invocation: every ranked plan's,
+     * but for one forced by section past its size. */
+    int can_order = fenns_plan_ranked(plan) && plan->work_list_cells == 1u;
+    int in_order = env_bit("FENNS_WORK_LIST_IN_ORDER");
+    plan->work_list_in_order = can_order && (in_order >= 0 ? in_order : !context->cpu_device);
+    /* FENNS_LIST_WINDOW_LOG2=k (8..30) fills lists in original order in
+     * windows of 2^k entries, where the plan has windows (the tests run
+     * small sets in many). */
+    if (plan->list_window_shift && env_number("FENNS_LIST_WINDOW_LOG2", 8, FENNS_LIST_WINDOW_SHIFT, &v))
+        plan->list_window_shift = (uint32_t)v;
+}
+
 fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_create_info *info,
                                    fenns_pipeline *out_pipeline) {
     if (out_pipeline) *out_pipeline = NULL;
@@ -295,47 +348,7 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     memset(p, 0, sizeof *p);
     p->ctx = context;
     p->plan = plan;
-    /* FENNS_BUILD_BY_CELL=0 or 1 forces fenns' build flavour (the tests run
-     * both on small sets; benchmarks compare them); unset, the plan picks. */
-    const char *by_cell = getenv("FENNS_BUILD_BY_CELL");
-    if (plan.method == FENNS_METHOD_FENNS && by_cell && (by_cell[0] == '0' || by_cell[0] == '1') && !by_cell[1])
-        p->plan.by_cell = by_cell[0] == '1';
-    /* Small searches on a GPU are one dispatch (FENNS_ONE_SEARCH_DISPATCH_MAX);
-     * a CPU driver, whose barriers drain nothing, keeps the three, so the
-     * tests run the variants there. FENNS_ONE_SEARCH_DISPATCH_MAX=n in the
-     * environment sets the bound (the tests run one dispatch on lavapipe). */
-    p->plan.one_search_dispatch_max =
-        plan.method == FENNS_METHOD_FENNS && !context->cpu_device ? FENNS_ONE_SEARCH_DISPATCH_MAX : 0u;
-    const char *one_dispatch = getenv("FENNS_ONE_SEARCH_DISPATCH_MAX");
-    if (plan.method == FENNS_METHOD_FENNS && one_dispatch && *one_dispatch) {
-        char *end = NULL;
-        unsigned long long v = strtoull(one_dispatch, &end, 10);
-        if (!*end && v <= UINT32_MAX) p->plan.one_search_dispatch_max = (uint32_t)v;
-    }
-    /* Ranked builds run the search work list's second pass in the section
-     * order's first workgroups (section_order.comp), which spares a GPU a
-     * pass's draining. A CPU driver drains nothing, and runs the section
-     * order's own workgroups slower in that shader (lavapipe, sph50 262144:
-     * the pass 23 -> 37 ms), so there the pass stays on its own.
-     * FENNS_WORK_LIST_IN_ORDER=0 or 1 forces either where the build is
-     * ranked (the tests run both on lavapipe). The section order holds the
-     * pass's shared arrays for one cell an invocation: every ranked plan's,
-     * but for one forced by section past its size. */
-    const char *in_order = getenv("FENNS_WORK_LIST_IN_ORDER");
-    int can_order = fenns_plan_ranked(&p->plan) && p->plan.work_list_cells == 1u;
-    p->plan.work_list_in_order = can_order && !context->cpu_device;
-    if (can_order && in_order && (in_order[0] == '0' || in_order[0] == '1') && !in_order[1])
-        p->plan.work_list_in_order = in_order[0] == '1';
-    /* FENNS_LIST_WINDOW_LOG2=k (8..30) fills lists in original order in
-     * windows of 2^k entries, where the plan has windows (the tests run
-     * small sets in many). */
-    const char *window = getenv("FENNS_LIST_WINDOW_LOG2");
-    if (window) {
-        char *end = NULL;
-        long k = strtol(window, &end, 10);
-        if (end != window && !*end && k >= 8 && k <= (long)FENNS_LIST_WINDOW_SHIFT && p->plan.list_window_shift)
-            p->plan.list_window_shift = (uint32_t)k;
-    }
+    settle_for_device(&p->plan, context);
 
     /* Every built-in pass is made and bound with the context's one layout
      * (pipeline_store.h); a kernel's search adds the caller's set. */
