@@ -35,9 +35,9 @@ void main() {
     if (COUNT_ONLY == 1u) found = find_work(w);
     else found = search_work_item(w);
     if (!found) return;
-    uint q = w.query_begin + gl_LocalInvocationIndex;
+    uint q = w.query_begin + query_slot();
     if (w.cell == pc.cell_capacity) {
-        if (q < w.query_end) finish_invalid(q);
+        if (q < w.query_end && query_part() == 0u) finish_invalid(q);
         return;
     }
     search_cell(w, q);

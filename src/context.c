@@ -114,6 +114,7 @@ static fenns_result read_limits(struct fenns_context_T *ctx, uint32_t shared_mem
      * iterations in all; the searches check their bound against it. */
     ctx->loop_limit = strncmp(l->device_name, "llvmpipe", 8) == 0 ? 65535u : 0u;
     ctx->cpu_device = props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU;
+    ctx->max_workgroup_size_x = props.limits.maxComputeWorkGroupSize[0];
     l->api_version = props.apiVersion;
     l->subgroup_size = subgroup.subgroupSize;
     l->min_subgroup_size = size_control && size_props.minSubgroupSize ? size_props.minSubgroupSize : subgroup.subgroupSize;

@@ -34,6 +34,7 @@ struct fenns_context_T {
     uint32_t timestamp_valid_bits;
     uint32_t loop_limit; /* loop iterations a shader invocation may run (llvmpipe: 65535); 0: no limit */
     int cpu_device;      /* 1: a CPU driver (VK_PHYSICAL_DEVICE_TYPE_CPU), whose barriers drain nothing */
+    uint32_t max_workgroup_size_x; /* maxComputeWorkGroupSize[0] */
     int push_descriptors; /* 1: passes push their descriptors; 0: descriptor sets from the
                              caller's fenns_descriptor_arena */
     struct fenns_pipeline_store *store; /* compiled passes and the layouts, shared by the

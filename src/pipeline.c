@@ -81,6 +81,7 @@ fenns_plan_limits fenns__plan_limits(fenns_context ctx) {
     fenns_plan_limits l;
     l.shared_memory_budget = ctx->limits.shared_memory_budget;
     l.max_workgroup_invocations = ctx->limits.max_workgroup_invocations;
+    l.max_workgroup_size_x = ctx->max_workgroup_size_x;
     l.max_workgroup_count_x = ctx->limits.max_workgroup_count[0] < ctx->limits.max_workgroup_count[1]
                                   ? ctx->limits.max_workgroup_count[0] : ctx->limits.max_workgroup_count[1];
     l.max_storage_buffer_range = ctx->limits.max_storage_buffer_range;
@@ -153,8 +154,15 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
                                         wide && sorted_chunks ? FENNS_CHUNKS : 1u,
                                         fenns__is_kernel_pass(pass) ? (uint32_t)plan->method : 0u, 0u,
-                                        fenns__fixed_reach(pass)};
+                                        fenns__fixed_reach(pass), 1u};
     memcpy(values, v, sizeof v);
+    /* 9: the invocations a query of the counts search's general variant
+     * takes, each a workgroup_size of them (local_grid_fenns.glsl's
+     * QUERY_LANES). */
+    if (pass == FENNS_PASS_search_count && plan->query_lanes > 1u) {
+        values[0] = plan->workgroup_size * plan->query_lanes;
+        values[9] = plan->query_lanes;
+    }
     if (pass == FENNS_PASS_search_work || pass == FENNS_PASS_search_work_totals || pass == FENNS_PASS_section_order) {
         /* The section order holds the work list only where it runs it (0:
          * compiled out, fenns_plan.work_list_in_order). */
@@ -308,6 +316,16 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
      * small sets in many). */
     if (plan->list_window_shift && env_number("FENNS_LIST_WINDOW_LOG2", 8, FENNS_LIST_WINDOW_SHIFT, &v))
         plan->list_window_shift = (uint32_t)v;
+    /* A small counts search splits each query over several invocations on a
+     * GPU (FENNS_QUERY_LANES4_MAX); a CPU driver, which runs a workgroup's
+     * invocations in turn, gains nothing from it. FENNS_QUERY_LANES=k (1..8)
+     * asks for k where the device allows them (the tests run 2 and 4 on
+     * lavapipe). */
+    if (context->cpu_device) plan->query_lanes = 1u;
+    if (fenns && env_number("FENNS_QUERY_LANES", 1, 8, &v)) {
+        fenns_plan_limits limits = fenns__plan_limits(context);
+        plan->query_lanes = fenns_plan_query_lanes(plan, &limits, (uint32_t)v);
+    }
 }
 
 fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_create_info *info,

@@ -251,6 +251,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
      * second. */
     out->work_list_cells = 1;
     if (fenns_plan_work_list_blocks(out) > FENNS_WORK_LIST_BLOCKS) out->work_list_cells = FENNS_WORK_LIST_CELLS;
+    out->query_lanes = fenns_plan_query_lanes(out, limits, 0u);
 
     /* Chunked bindings: each at most maxStorageBufferRange, a power of two. */
     uint32_t range_log2 = floor_pow2_u64(limits->max_storage_buffer_range);
@@ -335,6 +336,21 @@ int fenns_plan_may_ask_density(fenns_method method, float radius, int user_domai
 }
 
 uint32_t fenns_plan_scan_block(const fenns_plan *plan) { return plan->workgroup_size * FENNS_SCAN_ITEMS; }
+
+uint32_t fenns_plan_query_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted) {
+    if (plan->method != FENNS_METHOD_FENNS) return 1u;
+    uint32_t lanes = wanted                                              ? wanted
+                     : plan->max_particles <= FENNS_QUERY_LANES4_MAX ? 4u
+                     : plan->max_particles <= FENNS_QUERY_LANES2_MAX ? 2u
+                                                                     : 1u;
+    for (; lanes > 1u; --lanes) {
+        uint64_t invocations = (uint64_t)lanes * plan->workgroup_size;
+        if (invocations <= limits->max_workgroup_invocations && invocations <= limits->max_workgroup_size_x &&
+            (uint64_t)(lanes - 1u) * plan->workgroup_size <= 2u * (uint64_t)plan->fine_cells)
+            break;
+    }
+    return lanes;
+}
 
 uint64_t fenns_plan_work_list_blocks(const fenns_plan *plan) {
     uint64_t per_block = (uint64_t)plan->work_list_cells * plan->workgroup_size;

@@ -16,10 +16,27 @@
  * -> 1.381). */
 #define FENNS_ONE_SEARCH_DISPATCH_MAX (1u << 19)
 
+/* fenns on a GPU: the counts search's general variant splits each query's
+ * stencil rows over 4 invocations where a pipeline holds at most
+ * FENNS_QUERY_LANES4_MAX particles, over 2 up to FENNS_QUERY_LANES2_MAX
+ * (fenns_plan.query_lanes). A small search leaves most of the GPU idle
+ * while each invocation walks its query's rows one after another; split,
+ * each walks a part. Where the GPU is full, what the split repeats (the
+ * query's set-up, the lanes' sum) costs more than it gains. H200, runs QA
+ * to QC, counts with 1 / 2 / 4 lanes (ms): sph50 8192 0.0513 / 0.0362 /
+ * 0.0321, 16384 0.0491 / 0.0358 / 0.0315, 32768 0.0535 / 0.0440 / 0.0451,
+ * 65536 0.0536 / 0.0511 / 0.0577, 131072 0.0872 / 0.0863 / 0.1059, 262144
+ * 0.1164 / 0.1277 / 0.1700; cluster 16384 0.0920 / 0.0569 / 0.0532, 65536
+ * 0.1248 / 0.0806 / 0.0885, 131072 0.1315 / 0.1058 / 0.1278; s1 65536 r=1
+ * 0.0240 / 0.0245 / 0.0308; sph50 4M 1.378 / 1.666 / 2.558. */
+#define FENNS_QUERY_LANES4_MAX (1u << 14)
+#define FENNS_QUERY_LANES2_MAX (1u << 17)
+
 /* The device limits a plan depends on. */
 typedef struct fenns_plan_limits {
     uint32_t shared_memory_budget;   /* bytes per workgroup */
     uint32_t max_workgroup_invocations;
+    uint32_t max_workgroup_size_x;
     uint32_t max_workgroup_count_x;  /* also bounds y */
     uint64_t max_storage_buffer_range;
     uint64_t min_storage_buffer_offset_alignment;
@@ -54,6 +71,9 @@ typedef struct fenns_plan {
     uint32_t work_list_in_order;  /* fenns' ranked builds with work_list_cells 1: the section
                                      order's first workgroups run the search work list's second
                                      pass (no search work step); set at pipeline creation */
+    uint32_t query_lanes;         /* fenns: invocations a query takes in the counts search's
+                                     general variant (fenns_plan_query_lanes; 1 on CPU
+                                     drivers, set at pipeline creation); 1 for other methods */
     uint32_t one_search_dispatch_max; /* fenns: searches of at most this many particles are one
                                      dispatch of the general search, not three (0 on CPU
                                      drivers); set at pipeline creation */
@@ -177,6 +197,14 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
 /* List entries one search can address: FENNS_INDEX_CHUNKS bindings of the
  * largest power of two <= maxStorageBufferRange bytes (chunk_shift4). */
 uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range);
+
+/* Invocations a query of fenns' counts search takes on these limits (see
+ * FENNS_QUERY_LANES4_MAX): from the plan's capacity, or `wanted` where
+ * wanted > 0; fewer where the workgroup (workgroup_size times that) passes
+ * the device's limits or the lanes' sums, kept in the local grid's arrays
+ * after the walk (2 fine_cells words), would not fit there. 1 for other
+ * methods. */
+uint32_t fenns_plan_query_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted);
 
 /* Blocks of the search work list (search_work.comp): the cell table's C + 2
  * entries, work_list_cells an invocation. Their totals lie in the scan sums. */

@@ -12,9 +12,9 @@
 #include "spirv_shared.h"
 
 
-static const fenns_plan_limits lavapipe = {32768, 1024, 65535, 134217728u, 16};
-static const fenns_plan_limits mobile = {16384, 256, 65535, 134217728u, 64};
-static const fenns_plan_limits desktop = {49152, 1024, 2147483647u, 4294967295u, 16};
+static const fenns_plan_limits lavapipe = {32768, 1024, 1024, 65535, 134217728u, 16};
+static const fenns_plan_limits mobile = {16384, 256, 256, 65535, 134217728u, 64};
+static const fenns_plan_limits desktop = {49152, 1024, 1024, 2147483647u, 4294967295u, 16};
 
 static fenns_pipeline_create_info info_for(float r, uint32_t n) {
     fenns_pipeline_create_info i;
@@ -151,6 +151,45 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     printf("  %-8s %-11s wg %u fine %u cells %u sort %u shared %u\n", name, fenns_method_name(method),
            p.workgroup_size, p.fine_max, p.cell_capacity, p.sort_capacity, p.shared_bytes_max);
     check_shared_declared(name, l, &p);
+}
+
+/* The counts search's lanes a query (fenns_plan_query_lanes): 4 up to
+ * FENNS_QUERY_LANES4_MAX particles, 2 up to FENNS_QUERY_LANES2_MAX, else 1;
+ * a wish granted where the device and the local grid's arrays allow it;
+ * always 1 for the other methods. */
+static void check_query_lanes(void) {
+    const uint32_t sizes[] = {1000u, FENNS_QUERY_LANES4_MAX, FENNS_QUERY_LANES4_MAX + 1u, FENNS_QUERY_LANES2_MAX,
+                              FENNS_QUERY_LANES2_MAX + 1u, 1u << 22};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
+        fenns_pipeline_create_info i = info_for(1.0f, sizes[k]);
+        fenns_plan p;
+        if (fenns_plan_make(&desktop, &i, &p) != FENNS_SUCCESS) {
+            CHECK(0, "query lanes: no plan for %u particles", sizes[k]);
+            continue;
+        }
+        uint32_t expect = sizes[k] <= FENNS_QUERY_LANES4_MAX ? 4u : sizes[k] <= FENNS_QUERY_LANES2_MAX ? 2u : 1u;
+        CHECK(p.workgroup_size == 256u && p.query_lanes == expect, "query lanes: %u particles take %u, expected %u",
+              sizes[k], p.query_lanes, expect);
+        CHECK(fenns_plan_query_lanes(&p, &desktop, 3u) == 3u && fenns_plan_query_lanes(&p, &desktop, 1u) == 1u,
+              "query lanes: wishes of 3 and 1 granted");
+        /* 5 would make 1280 invocations; the lanes' sums need (lanes - 1) * 256 <= 2 * 729 words */
+        CHECK(fenns_plan_query_lanes(&p, &desktop, 5u) == 4u && fenns_plan_query_lanes(&p, &desktop, 8u) == 4u,
+              "query lanes: wishes past the device's 1024 invocations cut to 4");
+        fenns_plan_limits narrow = desktop;
+        narrow.max_workgroup_size_x = 512u;
+        CHECK(fenns_plan_query_lanes(&p, &narrow, 0u) == (expect > 2u ? 2u : expect), "query lanes: workgroup x limit");
+        fenns_plan small = p;
+        small.fine_cells = 256u; /* room for 2 lanes' sums, not 3 */
+        CHECK(fenns_plan_query_lanes(&small, &desktop, 4u) == 3u, "query lanes: the lanes' sums must fit the local grid");
+        i.method = FENNS_METHOD_FENNS_PAPER;
+        if (fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS)
+            CHECK(p.query_lanes == 1u && fenns_plan_query_lanes(&p, &desktop, 4u) == 1u, "query lanes: fenns-paper takes 1");
+    }
+    fenns_pipeline_create_info i = info_for(1.0f, 1000u);
+    fenns_plan p;
+    if (fenns_plan_make(&mobile, &i, &p) == FENNS_SUCCESS)
+        CHECK(p.query_lanes * p.workgroup_size <= mobile.max_workgroup_invocations, "query lanes: mobile takes %u of %u",
+              p.query_lanes, p.workgroup_size);
 }
 
 /* fenns builds by coarse cell from FENNS_BY_CELL_KEYS section keys on, by
@@ -508,6 +547,7 @@ int main(void) {
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_RADIX);
     check_fits("mobile", &mobile, FENNS_METHOD_RADIX);
     check_limits();
+    check_query_lanes();
     check_build_flavour(&desktop, 1);
     check_build_flavour(&lavapipe, 0);
     check_radix_scratch();

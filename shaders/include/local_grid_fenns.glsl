@@ -61,6 +61,20 @@ layout(constant_id = 7) const uint LOOP_LIMITED = 0;
 // 7.18 ms a step. 0: the general search, reach and F read from the build.
 layout(constant_id = 8) const uint FIXED_REACH = 0;
 
+// The invocations a query's walk is split over, each walking every
+// QUERY_LANES-th row of its stencil: the counts search's general variant,
+// where a GPU's pipeline holds few particles (fenns_plan.query_lanes;
+// FENNS_QUERY_LANES4_MAX in src/plan.h says when, and what it gains); 1
+// elsewhere. The workgroup then holds QUERY_LANES invocations a query of
+// its chunk: invocation k walks part k / slots of query k % slots, so each
+// subgroup walks one part of consecutive queries, and the parts' counts
+// meet in shared memory (finish_query_lanes).
+layout(constant_id = 9) const uint QUERY_LANES = 1;
+uint query_lanes() { return COUNT_ONLY == 1u ? QUERY_LANES : 1u; }
+uint query_slots() { return gl_WorkGroupSize.x / query_lanes(); }
+uint query_slot() { return gl_LocalInvocationIndex % query_slots(); }
+uint query_part() { return gl_LocalInvocationIndex / query_slots(); }
+
 // The table cell, and its section, that local cell (lx, ly, lz) shows.
 uint local_section_key(uvec3 l, uint split, uint reach) {
     ivec3 d = ivec3(greaterThanEqual(l, uvec3(reach + split))) - ivec3(lessThan(l, uvec3(reach)));
@@ -447,8 +461,32 @@ void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach
     }
 }
 
-uint search_query(uint q, uint split, uint reach, uint local_dim) {
+// The rows part, part + QUERY_LANES, ... of the query's stencil (rows
+// numbered z-major from its low corner), trimmed as walk_rows trims them.
+void walk_rows_part(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach, uint local_dim, uint part) {
+    float side = float(reach);
+    float inv_scale_x = 1.0 / t.scale.x, shifted_x = t.frac.x + side, width = 2.0 * side;
+    uint span = 2u * reach + 1u;
+    for (uint k = part; k < span * span; k += QUERY_LANES) {
+        uint dz = k / span, dy = k - dz * span;
+        float gz = cell_gap(float(int(dz) - int(reach)) - t.frac.z) * t.scale.z;
+        float gy = cell_gap(float(int(dy) - int(reach)) - t.frac.y) * t.scale.y;
+        float rest = 1.0 - gz * gz - gy * gy;
+        if (rest < 0.0) continue;
+        float chord = sqrt(rest) * inv_scale_x;
+        uint x0 = lo.x + uint(clamp(floor(shifted_x - chord), 0.0, width));
+        uint x1 = lo.x + uint(clamp(floor(shifted_x + chord), 0.0, width));
+        visit_row(s, row_of(x0, x1, local_index(0u, lo.y + dy, lo.z + dz, local_dim), split, reach), false);
+    }
+}
+
+// The query at sorted position q: its count (with several lanes a query,
+// this lane's part of it, the query itself included; `walked` says whether
+// it was walked, `id` where its count goes).
+uint search_query(uint q, uint split, uint reach, uint local_dim, uint part, out bool walked, out uint id) {
+    walked = false;
     query_state s = begin_query(q);
+    id = s.id;
     vec3 u = grid_coords(s.p);
     // The query's local cell is its fine cell + reach, so its stencil's low
     // corner is its fine cell.
@@ -476,8 +514,13 @@ uint search_query(uint q, uint split, uint reach, uint local_dim) {
     }
 #endif
     if (LOOP_LIMITED != 0u && !within_loop_limit(lo, split, reach, local_dim)) {
-        atomicAdd(prm.incomplete_queries, 1u);
+        if (part == 0u) atomicAdd(prm.incomplete_queries, 1u);
         return 0u;
+    }
+    walked = true;
+    if (query_lanes() > 1u) {
+        walk_rows_part(s, t, lo, split, reach, local_dim, part);
+        return s.count;
     }
 #ifdef FENNS_KERNEL
     walk_rows(s, t, lo, split, reach, local_dim, false);
@@ -531,6 +574,28 @@ bool searchable() {
     return candidate_prm.sort_incomplete == 0u;
 }
 
+// Where lane sum k goes: the local grid's arrays, free once every walk is
+// done (QUERY_LANES - 1 sums a query fit their 2 LOCAL_CELLS words where
+// the host asks for several lanes).
+void store_lane_sum(uint k, uint v) {
+    if (k < LOCAL_CELLS) s_local_start[k] = v;
+    else s_local_end[k - LOCAL_CELLS] = v;
+}
+uint lane_sum(uint k) { return k < LOCAL_CELLS ? s_local_start[k] : s_local_end[k - LOCAL_CELLS]; }
+
+// Several lanes a query: part 0 adds the others' counts and stores the
+// query's. Every invocation of the workgroup calls it (barriers).
+void finish_query_lanes(uint count, bool walked, uint id) {
+    uint slots = query_slots(), slot = query_slot(), part = query_part();
+    barrier(); // every walk is done with the local grid
+    if (part > 0u) store_lane_sum((part - 1u) * slots + slot, count);
+    barrier();
+    if (part != 0u || !walked) return;
+    for (uint k = 1u; k < query_lanes(); ++k) count += lane_sum((k - 1u) * slots + slot);
+    if (pc.point_set == 0u) count -= 1u; // the query itself
+    counts[id] = count;
+}
+
 void search_cell(work_item w, uint q) {
     uvec3 center = table_cell_of_key(w.cell);
     uint split = FIXED_REACH != 0u ? FENNS_FINE_SPLIT_MAX : prm.fine_split;
@@ -540,13 +605,15 @@ void search_cell(work_item w, uint q) {
     // that no row is ever cut short.
     bool searched = searchable() && (ROW_RUNS == 3u || split >= 2u * reach);
     if (searched) build_local_grid(center, split, reach, local_dim);
-    uint count = 0u;
+    uint count = 0u, id = 0u, part = query_part();
+    bool walked = false;
     if (!searched) {
         // No query of this build is searched: each counts as incomplete
         // (once, in the first of the fill's windows).
-        if (q < w.query_end && first_list_window()) atomicAdd(prm.incomplete_queries, 1u);
+        if (part == 0u && q < w.query_end && first_list_window()) atomicAdd(prm.incomplete_queries, 1u);
     } else if (q < w.query_end) {
-        count = search_query(q, split, reach, local_dim);
+        count = search_query(q, split, reach, local_dim, part, walked, id);
     }
+    if (query_lanes() > 1u && searched) finish_query_lanes(count, walked, id);
     add_total(count); // every invocation: the subgroup sums need them all
 }
