@@ -154,7 +154,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
                                         wide && sorted_chunks ? FENNS_CHUNKS : 1u,
                                         fenns__is_kernel_pass(pass) ? (uint32_t)plan->method : 0u, 0u,
-                                        fenns__fixed_reach(pass), 1u};
+                                        fenns__fixed_reach(pass), 1u, 2u};
     memcpy(values, v, sizeof v);
     /* 9: the invocations a query of the counts search's general variant
      * takes, each a workgroup_size of them (local_grid_fenns.glsl's
@@ -162,6 +162,14 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     if (pass == FENNS_PASS_search_count && plan->query_lanes > 1u) {
         values[0] = plan->workgroup_size * plan->query_lanes;
         values[9] = plan->query_lanes;
+    }
+    /* 10: candidates a step of fenns' rows in its kernel searches and list
+     * fills (local_grid_fenns.glsl's ROW_STEP); 2 in every other search. */
+    if (plan->method == FENNS_METHOD_FENNS) {
+        if (fenns__is_kernel_pass(pass)) values[10] = plan->kernel_row_step;
+        if (pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide || pass == FENNS_PASS_search_local7 ||
+            pass == FENNS_PASS_search_local9)
+            values[10] = plan->list_row_step;
     }
     if (pass == FENNS_PASS_search_work || pass == FENNS_PASS_search_work_totals || pass == FENNS_PASS_section_order) {
         /* The section order holds the work list only where it runs it (0:
@@ -316,12 +324,21 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
      * small sets in many). */
     if (plan->list_window_shift && env_number("FENNS_LIST_WINDOW_LOG2", 8, FENNS_LIST_WINDOW_SHIFT, &v))
         plan->list_window_shift = (uint32_t)v;
-    /* A small counts search splits each query over several invocations on a
-     * GPU (FENNS_QUERY_LANES4_MAX); a CPU driver, which runs a workgroup's
-     * invocations in turn, gains nothing from it. FENNS_QUERY_LANES=k (1..8)
-     * asks for k where the device allows them (the tests run 2 and 4 on
-     * lavapipe). */
-    if (context->cpu_device) plan->query_lanes = 1u;
+    /* On a GPU, small searches keep more of its invocations busy: the counts
+     * search splits each query over several (FENNS_QUERY_LANES4_MAX), the
+     * kernel search and the list fill load four candidates a step
+     * (FENNS_ROW_STEP4_KERNEL_MAX). A CPU driver, which runs a workgroup's
+     * invocations in turn, keeps one and two (lavapipe, sph50 16384, one
+     * dispatch: counts 18.4 / 19.3 -> 34.4 / 36.0 ms over 4 lanes, kernel
+     * 18.2 / 19.9 -> 17.8 / 21.2 at 4 a step). FENNS_QUERY_LANES=k (1..8)
+     * asks for k lanes where the device allows them, FENNS_ROW_STEP=2 or 4
+     * sets both steps (the tests run the GPUs' forms on lavapipe so). */
+    if (context->cpu_device) {
+        plan->query_lanes = 1u;
+        plan->kernel_row_step = plan->list_row_step = 2u;
+    }
+    if (fenns && env_number("FENNS_ROW_STEP", 2, 4, &v) && v != 3u)
+        plan->kernel_row_step = plan->list_row_step = (uint32_t)v;
     if (fenns && env_number("FENNS_QUERY_LANES", 1, 8, &v)) {
         fenns_plan_limits limits = fenns__plan_limits(context);
         plan->query_lanes = fenns_plan_query_lanes(plan, &limits, (uint32_t)v);

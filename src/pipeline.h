@@ -110,7 +110,7 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
 int fenns__method_runs(fenns_method method, fenns_pass pass);
 /* The specialization constants a pass's pipeline is made with (constant_id
  * k is values[k]), from the plan and the driver's loop limit (0: none). */
-#define FENNS_SPEC_CONSTANTS 10
+#define FENNS_SPEC_CONSTANTS 11
 void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_t loop_limit,
                                 uint32_t max_workgroup_invocations, uint32_t values[FENNS_SPEC_CONSTANTS]);
 

@@ -32,6 +32,23 @@
 #define FENNS_QUERY_LANES4_MAX (1u << 14)
 #define FENNS_QUERY_LANES2_MAX (1u << 17)
 
+/* fenns on a GPU: kernel searches of pipelines that hold at most
+ * FENNS_ROW_STEP4_KERNEL_MAX particles, and list fills of those that hold
+ * at most FENNS_ROW_STEP4_LISTS_MAX, walk each row four candidates a step
+ * rather than two, the four loaded before the first is tested
+ * (fenns_plan.kernel_row_step, list_row_step; local_grid_fenns.glsl's
+ * ROW_STEP). Where the GPU is full, the longer step's extra candidates past
+ * a row's end cost more than the loads it overlaps. H200, run QD, two /
+ * four a step (ms): kernel sph50 8192 0.0584 / 0.0440, 16384 0.0543 /
+ * 0.0429, 65536 0.0574 / 0.0496, 262144 0.1198 / 0.1175, 1M 0.3887 /
+ * 0.4072, 4M 1.436 / 1.500; cluster 16384 0.1063 / 0.0835, 65536 0.1491 /
+ * 0.1128; dam 16384 0.0551 / 0.0422; CSR (fill and counts) sph50 16384
+ * 0.0961 / 0.0915, 65536 0.1262 / 0.1368, dam 16384 0.0998 / 0.0929,
+ * cluster 16384 0.1865 / 0.1772, 4M 3.866 / 4.143. The counts search
+ * splits its queries instead (FENNS_QUERY_LANES4_MAX), which gained more. */
+#define FENNS_ROW_STEP4_KERNEL_MAX (1u << 17)
+#define FENNS_ROW_STEP4_LISTS_MAX (1u << 14)
+
 /* The device limits a plan depends on. */
 typedef struct fenns_plan_limits {
     uint32_t shared_memory_budget;   /* bytes per workgroup */
@@ -74,6 +91,9 @@ typedef struct fenns_plan {
     uint32_t query_lanes;         /* fenns: invocations a query takes in the counts search's
                                      general variant (fenns_plan_query_lanes; 1 on CPU
                                      drivers, set at pipeline creation); 1 for other methods */
+    uint32_t kernel_row_step;     /* fenns: candidates a step of the kernel search's rows (2 or 4,
+                                     FENNS_ROW_STEP4_KERNEL_MAX; 2 on CPU drivers); 2 for others */
+    uint32_t list_row_step;       /* the same for the list fill (FENNS_ROW_STEP4_LISTS_MAX) */
     uint32_t one_search_dispatch_max; /* fenns: searches of at most this many particles are one
                                      dispatch of the general search, not three (0 on CPU
                                      drivers); set at pipeline creation */

@@ -153,11 +153,13 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     check_shared_declared(name, l, &p);
 }
 
-/* The counts search's lanes a query (fenns_plan_query_lanes): 4 up to
- * FENNS_QUERY_LANES4_MAX particles, 2 up to FENNS_QUERY_LANES2_MAX, else 1;
- * a wish granted where the device and the local grid's arrays allow it;
- * always 1 for the other methods. */
-static void check_query_lanes(void) {
+/* Small searches. The counts search's lanes a query (fenns_plan_query_lanes):
+ * 4 up to FENNS_QUERY_LANES4_MAX particles, 2 up to FENNS_QUERY_LANES2_MAX,
+ * else 1; a wish granted where the device and the local grid's arrays allow
+ * it; always 1 for the other methods. The kernel search's and the list
+ * fill's candidates a step: 4 up to FENNS_ROW_STEP4_KERNEL_MAX and
+ * FENNS_ROW_STEP4_LISTS_MAX particles, else 2; 2 for the other methods. */
+static void check_small_searches(void) {
     const uint32_t sizes[] = {1000u, FENNS_QUERY_LANES4_MAX, FENNS_QUERY_LANES4_MAX + 1u, FENNS_QUERY_LANES2_MAX,
                               FENNS_QUERY_LANES2_MAX + 1u, 1u << 22};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
@@ -170,6 +172,9 @@ static void check_query_lanes(void) {
         uint32_t expect = sizes[k] <= FENNS_QUERY_LANES4_MAX ? 4u : sizes[k] <= FENNS_QUERY_LANES2_MAX ? 2u : 1u;
         CHECK(p.workgroup_size == 256u && p.query_lanes == expect, "query lanes: %u particles take %u, expected %u",
               sizes[k], p.query_lanes, expect);
+        CHECK(p.kernel_row_step == (sizes[k] <= FENNS_ROW_STEP4_KERNEL_MAX ? 4u : 2u) &&
+                  p.list_row_step == (sizes[k] <= FENNS_ROW_STEP4_LISTS_MAX ? 4u : 2u),
+              "row steps: %u particles take %u (kernel) and %u (lists)", sizes[k], p.kernel_row_step, p.list_row_step);
         CHECK(fenns_plan_query_lanes(&p, &desktop, 3u) == 3u && fenns_plan_query_lanes(&p, &desktop, 1u) == 1u,
               "query lanes: wishes of 3 and 1 granted");
         /* 5 would make 1280 invocations; the lanes' sums need (lanes - 1) * 256 <= 2 * 729 words */
@@ -183,7 +188,9 @@ static void check_query_lanes(void) {
         CHECK(fenns_plan_query_lanes(&small, &desktop, 4u) == 3u, "query lanes: the lanes' sums must fit the local grid");
         i.method = FENNS_METHOD_FENNS_PAPER;
         if (fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS)
-            CHECK(p.query_lanes == 1u && fenns_plan_query_lanes(&p, &desktop, 4u) == 1u, "query lanes: fenns-paper takes 1");
+            CHECK(p.query_lanes == 1u && fenns_plan_query_lanes(&p, &desktop, 4u) == 1u && p.kernel_row_step == 2u &&
+                      p.list_row_step == 2u,
+                  "small searches: fenns-paper takes 1 lane and 2 a step");
     }
     fenns_pipeline_create_info i = info_for(1.0f, 1000u);
     fenns_plan p;
@@ -547,7 +554,7 @@ int main(void) {
     check_fits("lavapipe", &lavapipe, FENNS_METHOD_RADIX);
     check_fits("mobile", &mobile, FENNS_METHOD_RADIX);
     check_limits();
-    check_query_lanes();
+    check_small_searches();
     check_build_flavour(&desktop, 1);
     check_build_flavour(&lavapipe, 0);
     check_radix_scratch();

@@ -349,11 +349,27 @@ void visit_pair(inout query_state s, uvec4 c0, uint j0, uvec4 c1, uint j1, bool 
 
 // The row's candidates two at a time, the second masked past the row's end
 // (H100, sph50 4M counts: steps of 1, 2, 3, 4, 8 candidates took 1.91,
-// 1.77, 1.84, 1.87, 2.24 ms; rows hold about 6).
-#define ROW_STEP 2u
+// 1.77, 1.84, 1.87, 2.24 ms; rows hold about 6); or four at a time, all
+// four loaded before the first is tested (ROW_STEP 4: the kernel searches
+// and list fills of a GPU's pipelines that hold few particles,
+// fenns_plan.kernel_row_step and list_row_step; FENNS_ROW_STEP4_KERNEL_MAX
+// in src/plan.h says when, and what it gains). A small search leaves most of
+// the GPU idle, so each invocation's loads wait with nothing to hide them
+// behind; four in flight wait once where two wait twice.
+layout(constant_id = 10) const uint ROW_STEP = 2;
 void visit_row(inout query_state s, stencil_row r, bool quads) {
     uint last = r.len - 1u;
-    for (uint k = 0u; k < r.len; k += ROW_STEP) {
+    if (ROW_STEP == 4u) {
+        for (uint k = 0u; k < r.len; k += 4u) {
+            uint j0 = row_position(r, k), j1 = row_position(r, min(k + 1u, last));
+            uint j2 = row_position(r, min(k + 2u, last)), j3 = row_position(r, min(k + 3u, last));
+            uvec4 c0 = load_candidate(j0), c1 = load_candidate(j1), c2 = load_candidate(j2), c3 = load_candidate(j3);
+            visit_pair(s, c0, j0, c1, j1, k + 1u < r.len, quads);
+            if (k + 2u < r.len) visit_pair(s, c2, j2, c3, j3, k + 3u < r.len, quads);
+        }
+        return;
+    }
+    for (uint k = 0u; k < r.len; k += 2u) {
         uint j0 = row_position(r, k), j1 = row_position(r, min(k + 1u, last));
         uvec4 c0 = load_candidate(j0), c1 = load_candidate(j1);
         visit_pair(s, c0, j0, c1, j1, k + 1u < r.len, quads);
