@@ -22,8 +22,8 @@
  * (fenns_plan.query_lanes). A small search leaves most of the GPU idle
  * while each invocation walks its query's rows one after another; split,
  * each walks a part. Where the GPU is full, what the split repeats (the
- * query's set-up, the lanes' sum) costs more than it gains. H200, runs QA
- * to QC, counts with 1 / 2 / 4 lanes (ms): sph50 8192 0.0513 / 0.0362 /
+ * query's set-up, the lanes' sum) costs more than it gains. H200, runs QB
+ * and QC, counts with 1 / 2 / 4 lanes (ms): sph50 8192 0.0513 / 0.0362 /
  * 0.0321, 16384 0.0491 / 0.0358 / 0.0315, 32768 0.0535 / 0.0440 / 0.0451,
  * 65536 0.0536 / 0.0511 / 0.0577, 131072 0.0872 / 0.0863 / 0.1059, 262144
  * 0.1164 / 0.1277 / 0.1700; cluster 16384 0.0920 / 0.0569 / 0.0532, 65536
