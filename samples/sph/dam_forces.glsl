@@ -8,10 +8,12 @@ struct fenns_state {
     vec3 accel;
     vec3 vi;
     float rho_i, p_term_i;
+    sph_spline spline; // read once per particle (sph_common.glsl)
 };
 
 void fenns_init(inout fenns_state s, uint i, vec3 pi) {
     s.accel = vec3(0.0);
+    s.spline = sph_spline_of_params();
     s.vi = velocity[i].xyz;
     s.rho_i = fluid[i].x;
     s.p_term_i = fluid[i].y / (s.rho_i * s.rho_i);
@@ -25,10 +27,11 @@ void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float
     float term = s.p_term_i + fj.y / (fj.x * fj.x);
     float vx = dot(v_ij, x_ij);
     if (vx < 0.0) { // approaching: artificial viscosity
-        float mu = sph.h * vx / (dist2 + 0.01 * sph.h * sph.h);
+        float h = s.spline.h;
+        float mu = h * vx / (dist2 + 0.01 * h * h);
         term += -float(SPH_VISCOSITY) * float(SPH_SOUND_SPEED) * mu / (0.5 * (s.rho_i + fj.x));
     }
-    s.accel -= sph.mass * term * spline_dw(d) * (x_ij / d);
+    s.accel -= s.spline.mass * term * spline_dw(s.spline, d) * (x_ij / d);
 }
 
 vec4 fenns_finish(fenns_state s, uint i, vec3 pi) { return vec4(s.accel, 0.0); }
