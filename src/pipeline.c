@@ -326,13 +326,14 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
         plan->list_window_shift = (uint32_t)v;
     /* On a GPU, small searches keep more of its invocations busy: the counts
      * search splits each query over several (FENNS_QUERY_LANES4_MAX), the
-     * kernel search and the list fill load four candidates a step
-     * (FENNS_ROW_STEP4_KERNEL_MAX). A CPU driver, which runs a workgroup's
+     * kernel search loads four candidates a step (FENNS_ROW_STEP4_KERNEL_MAX).
+     * A CPU driver, which runs a workgroup's
      * invocations in turn, keeps one and two (lavapipe, sph50 16384, one
      * dispatch: counts 18.4 / 19.3 -> 34.4 / 36.0 ms over 4 lanes, kernel
      * 18.2 / 19.9 -> 17.8 / 21.2 at 4 a step). FENNS_QUERY_LANES=k (1..8)
      * asks for k lanes where the device allows them, FENNS_ROW_STEP=2 or 4
-     * sets both steps (the tests run the GPUs' forms on lavapipe so). */
+     * sets the kernel search's step and the list fill's (the tests run the
+     * GPUs' forms, and the fill at four, on lavapipe so). */
     if (context->cpu_device) {
         plan->query_lanes = 1u;
         plan->kernel_row_step = plan->list_row_step = 2u;

@@ -254,7 +254,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->query_lanes = fenns_plan_query_lanes(out, limits, 0u);
     int fenns = out->method == FENNS_METHOD_FENNS;
     out->kernel_row_step = fenns && info->max_particles <= FENNS_ROW_STEP4_KERNEL_MAX ? 4u : 2u;
-    out->list_row_step = fenns && info->max_particles <= FENNS_ROW_STEP4_LISTS_MAX ? 4u : 2u;
+    out->list_row_step = 2u;
 
     /* Chunked bindings: each at most maxStorageBufferRange, a power of two. */
     uint32_t range_log2 = floor_pow2_u64(limits->max_storage_buffer_range);

@@ -28,26 +28,30 @@
  * 65536 0.0536 / 0.0511 / 0.0577, 131072 0.0872 / 0.0863 / 0.1059, 262144
  * 0.1164 / 0.1277 / 0.1700; cluster 16384 0.0920 / 0.0569 / 0.0532, 65536
  * 0.1248 / 0.0806 / 0.0885, 131072 0.1315 / 0.1058 / 0.1278; s1 65536 r=1
- * 0.0240 / 0.0245 / 0.0308; sph50 4M 1.378 / 1.666 / 2.558. */
+ * 0.0240 / 0.0245 / 0.0308; sph50 4M 1.378 / 1.666 / 2.558. Those ran a
+ * walk of its own for the lanes; in the shader's one walk for both (run
+ * QL, against the session's base): sph50 16384 0.0492 -> 0.0321, 65536
+ * 0.0537 -> 0.0513, 131072 0.0876 -> 0.0892; cluster 65536 0.1248 ->
+ * 0.0872, 131072 0.1331 -> 0.1081; s1 65536 r=1 0.0241 -> 0.0250. */
 #define FENNS_QUERY_LANES4_MAX (1u << 14)
 #define FENNS_QUERY_LANES2_MAX (1u << 17)
 
 /* fenns on a GPU: kernel searches of pipelines that hold at most
- * FENNS_ROW_STEP4_KERNEL_MAX particles, and list fills of those that hold
- * at most FENNS_ROW_STEP4_LISTS_MAX, walk each row four candidates a step
- * rather than two, the four loaded before the first is tested
- * (fenns_plan.kernel_row_step, list_row_step; local_grid_fenns.glsl's
- * ROW_STEP). Where the GPU is full, the longer step's extra candidates past
- * a row's end cost more than the loads it overlaps. H200, run QD, two /
- * four a step (ms): kernel sph50 8192 0.0584 / 0.0440, 16384 0.0543 /
- * 0.0429, 65536 0.0574 / 0.0496, 262144 0.1198 / 0.1175, 1M 0.3887 /
- * 0.4072, 4M 1.436 / 1.500; cluster 16384 0.1063 / 0.0835, 65536 0.1491 /
- * 0.1128; dam 16384 0.0551 / 0.0422; CSR (fill and counts) sph50 16384
- * 0.0961 / 0.0915, 65536 0.1262 / 0.1368, dam 16384 0.0998 / 0.0929,
- * cluster 16384 0.1865 / 0.1772, 4M 3.866 / 4.143. The counts search
- * splits its queries instead (FENNS_QUERY_LANES4_MAX), which gained more. */
+ * FENNS_ROW_STEP4_KERNEL_MAX particles walk each row four candidates a
+ * step rather than two, the four loaded before the first is tested
+ * (fenns_plan.kernel_row_step; local_grid_fenns.glsl's ROW_STEP). Where the
+ * GPU is full, the longer step's extra candidates past a row's end cost
+ * more than the loads it overlaps (run QD, with a loop of its own for four:
+ * kernel sph50 262144 0.1198 -> 0.1175 ms, 1M 0.3887 -> 0.4072, 4M 1.436 ->
+ * 1.500). H200, two a step (run QF's base) against four in the one loop
+ * the shader now has (run QK), kernel: sph50 8192 0.0583 -> 0.0413, 16384
+ * 0.0538 -> 0.0397, 65536 0.0574 -> 0.0516, 131072 0.0922 -> 0.0889;
+ * cluster 16384 0.1058 -> 0.0704, 65536 0.1483 -> 0.1065; dam 16384 0.0548
+ * -> 0.0396. The list fill keeps two (list_row_step, FENNS_ROW_STEP=4 for
+ * tests): four in that loop made it slower (fill sph50 16384 0.0548 ->
+ * 0.0563, cluster 0.1234 -> 0.1341; runs QF, QK). The counts search splits
+ * its queries instead (FENNS_QUERY_LANES4_MAX), which gained more. */
 #define FENNS_ROW_STEP4_KERNEL_MAX (1u << 17)
-#define FENNS_ROW_STEP4_LISTS_MAX (1u << 14)
 
 /* The device limits a plan depends on. */
 typedef struct fenns_plan_limits {
@@ -93,7 +97,8 @@ typedef struct fenns_plan {
                                      drivers, set at pipeline creation); 1 for other methods */
     uint32_t kernel_row_step;     /* fenns: candidates a step of the kernel search's rows (2 or 4,
                                      FENNS_ROW_STEP4_KERNEL_MAX; 2 on CPU drivers); 2 for others */
-    uint32_t list_row_step;       /* the same for the list fill (FENNS_ROW_STEP4_LISTS_MAX) */
+    uint32_t list_row_step;       /* the same for the list fill: 2 (FENNS_ROW_STEP4_KERNEL_MAX says
+                                     why; FENNS_ROW_STEP=4 sets 4 for tests) */
     uint32_t one_search_dispatch_max; /* fenns: searches of at most this many particles are one
                                      dispatch of the general search, not three (0 on CPU
                                      drivers); set at pipeline creation */

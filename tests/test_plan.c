@@ -157,8 +157,8 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
  * 4 up to FENNS_QUERY_LANES4_MAX particles, 2 up to FENNS_QUERY_LANES2_MAX,
  * else 1; a wish granted where the device and the local grid's arrays allow
  * it; always 1 for the other methods. The kernel search's and the list
- * fill's candidates a step: 4 up to FENNS_ROW_STEP4_KERNEL_MAX and
- * FENNS_ROW_STEP4_LISTS_MAX particles, else 2; 2 for the other methods. */
+ * fill's candidates a step: 4 for kernels up to FENNS_ROW_STEP4_KERNEL_MAX
+ * particles, else 2; 2 for the fill and for the other methods. */
 static void check_small_searches(void) {
     const uint32_t sizes[] = {1000u, FENNS_QUERY_LANES4_MAX, FENNS_QUERY_LANES4_MAX + 1u, FENNS_QUERY_LANES2_MAX,
                               FENNS_QUERY_LANES2_MAX + 1u, 1u << 22};
@@ -173,7 +173,7 @@ static void check_small_searches(void) {
         CHECK(p.workgroup_size == 256u && p.query_lanes == expect, "query lanes: %u particles take %u, expected %u",
               sizes[k], p.query_lanes, expect);
         CHECK(p.kernel_row_step == (sizes[k] <= FENNS_ROW_STEP4_KERNEL_MAX ? 4u : 2u) &&
-                  p.list_row_step == (sizes[k] <= FENNS_ROW_STEP4_LISTS_MAX ? 4u : 2u),
+                  p.list_row_step == 2u,
               "row steps: %u particles take %u (kernel) and %u (lists)", sizes[k], p.kernel_row_step, p.list_row_step);
         CHECK(fenns_plan_query_lanes(&p, &desktop, 3u) == 3u && fenns_plan_query_lanes(&p, &desktop, 1u) == 1u,
               "query lanes: wishes of 3 and 1 granted");

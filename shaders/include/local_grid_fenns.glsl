@@ -351,27 +351,31 @@ void visit_pair(inout query_state s, uvec4 c0, uint j0, uvec4 c1, uint j1, bool 
 // (H100, sph50 4M counts: steps of 1, 2, 3, 4, 8 candidates took 1.91,
 // 1.77, 1.84, 1.87, 2.24 ms; rows hold about 6); or four at a time, all
 // four loaded before the first is tested (ROW_STEP 4: the kernel searches
-// and list fills of a GPU's pipelines that hold few particles,
-// fenns_plan.kernel_row_step and list_row_step; FENNS_ROW_STEP4_KERNEL_MAX
-// in src/plan.h says when, and what it gains). A small search leaves most of
+// of a GPU's pipelines that hold few particles, fenns_plan.kernel_row_step;
+// FENNS_ROW_STEP4_KERNEL_MAX in src/plan.h says when, what it gains, and
+// why the list fill keeps two). A small search leaves most of
 // the GPU idle, so each invocation's loads wait with nothing to hide them
 // behind; four in flight wait once where two wait twice.
+// Both are one loop of pairs: with four a step, the first pair of each four
+// loads the second's candidates too, and the second visits them. (A loop
+// of its own for four a step, with the pair's visit inlined twice more, had
+// made lavapipe compile fenns' pipelines twice as long, where it never runs:
+// sph50 1024 with every pipeline made, 1.1 -> 2.5 s.)
 layout(constant_id = 10) const uint ROW_STEP = 2;
 void visit_row(inout query_state s, stencil_row r, bool quads) {
     uint last = r.len - 1u;
-    if (ROW_STEP == 4u) {
-        for (uint k = 0u; k < r.len; k += 4u) {
-            uint j0 = row_position(r, k), j1 = row_position(r, min(k + 1u, last));
-            uint j2 = row_position(r, min(k + 2u, last)), j3 = row_position(r, min(k + 3u, last));
-            uvec4 c0 = load_candidate(j0), c1 = load_candidate(j1), c2 = load_candidate(j2), c3 = load_candidate(j3);
-            visit_pair(s, c0, j0, c1, j1, k + 1u < r.len, quads);
-            if (k + 2u < r.len) visit_pair(s, c2, j2, c3, j3, k + 3u < r.len, quads);
-        }
-        return;
-    }
+    uvec4 next0 = uvec4(0u), next1 = uvec4(0u); // with four a step: the step's second pair
     for (uint k = 0u; k < r.len; k += 2u) {
         uint j0 = row_position(r, k), j1 = row_position(r, min(k + 1u, last));
-        uvec4 c0 = load_candidate(j0), c1 = load_candidate(j1);
+        uvec4 c0 = next0, c1 = next1;
+        if (ROW_STEP == 2u || (k & 2u) == 0u) {
+            c0 = load_candidate(j0);
+            c1 = load_candidate(j1);
+            if (ROW_STEP == 4u) {
+                next0 = load_candidate(row_position(r, min(k + 2u, last)));
+                next1 = load_candidate(row_position(r, min(k + 3u, last)));
+            }
+        }
         visit_pair(s, c0, j0, c1, j1, k + 1u < r.len, quads);
     }
 }
@@ -448,17 +452,23 @@ float cell_gap(float ahead) { return max(max(ahead, -1.0 - ahead), 0.0); }
 // The query's stencil rows, trimmed to its sphere (see above); `quads`:
 // whether its list may be stored a quad at a time (a constant in each
 // inlined copy).
-void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach, uint local_dim, bool quads) {
+// With several lanes a query (query_lanes), lane `part` walks the rows
+// part, part + lanes, ... (numbered z-major), skipping the others'; else
+// part is 0 and every row is walked. (One walk for both: a copy of its own
+// for the lanes had made lavapipe compile the counts search a third longer.)
+void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach, uint local_dim, bool quads, uint part) {
     float side = float(reach);
     // Per row only what changes with it: the y gap, its `ahead` one cell
     // more each row rather than recomputed, and the chord, a product
     // rather than a division (H100, sph50 4M counts 1.450 -> 1.416 ms, 1M
     // 0.388 -> 0.378, s1 r=0.2 0.491 -> 0.482).
     float inv_scale_x = 1.0 / t.scale.x, shifted_x = t.frac.x + side, width = 2.0 * side;
+    uint row = 0u;
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z) {
         float gz = cell_gap(float(int(z - lo.z) - int(reach)) - t.frac.z) * t.scale.z;
         float ahead = -side - t.frac.y; // for the row k = -reach
         for (uint y = lo.y; y <= lo.y + 2u * reach; ++y, ahead += 1.0) {
+            if (query_lanes() > 1u && row++ % query_lanes() != part) continue;
             float gy = cell_gap(ahead) * t.scale.y;
 #ifdef FENNS_TRIM_BOX
             // Experiment (-DFENNS_SHADER_DEFINES=-DFENNS_TRIM_BOX): Morillo's
@@ -474,25 +484,6 @@ void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach
             uint x1 = lo.x + uint(clamp(floor(shifted_x + chord), 0.0, width));
             visit_row(s, row_of(x0, x1, local_index(0u, y, z, local_dim), split, reach), quads);
         }
-    }
-}
-
-// The rows part, part + QUERY_LANES, ... of the query's stencil (rows
-// numbered z-major from its low corner), trimmed as walk_rows trims them.
-void walk_rows_part(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach, uint local_dim, uint part) {
-    float side = float(reach);
-    float inv_scale_x = 1.0 / t.scale.x, shifted_x = t.frac.x + side, width = 2.0 * side;
-    uint span = 2u * reach + 1u;
-    for (uint k = part; k < span * span; k += QUERY_LANES) {
-        uint dz = k / span, dy = k - dz * span;
-        float gz = cell_gap(float(int(dz) - int(reach)) - t.frac.z) * t.scale.z;
-        float gy = cell_gap(float(int(dy) - int(reach)) - t.frac.y) * t.scale.y;
-        float rest = 1.0 - gz * gz - gy * gy;
-        if (rest < 0.0) continue;
-        float chord = sqrt(rest) * inv_scale_x;
-        uint x0 = lo.x + uint(clamp(floor(shifted_x - chord), 0.0, width));
-        uint x1 = lo.x + uint(clamp(floor(shifted_x + chord), 0.0, width));
-        visit_row(s, row_of(x0, x1, local_index(0u, lo.y + dy, lo.z + dz, local_dim), split, reach), false);
     }
 }
 
@@ -534,20 +525,17 @@ uint search_query(uint q, uint split, uint reach, uint local_dim, uint part, out
         return 0u;
     }
     walked = true;
-    if (query_lanes() > 1u) {
-        walk_rows_part(s, t, lo, split, reach, local_dim, part);
-        return s.count;
-    }
 #ifdef FENNS_KERNEL
-    walk_rows(s, t, lo, split, reach, local_dim, false);
+    walk_rows(s, t, lo, split, reach, local_dim, false, 0u);
 #else
     // A subgroup whose lists are all short (stored entry by entry anyway)
     // walks a copy without the quad bookkeeping (H100, CSR: cluster 4M
     // 6.22 -> 6.12 ms, sph50 4M in frame order 4.43 -> 4.37, dam 3.01 ->
     // 2.98, 16M frame order 19.66 -> 19.52).
     bool quads = COUNT_ONLY == 0u && subgroupBallot(s.target.capacity >= 8u) != uvec4(0u);
-    if (quads) walk_rows(s, t, lo, split, reach, local_dim, true);
-    else walk_rows(s, t, lo, split, reach, local_dim, false);
+    if (quads) walk_rows(s, t, lo, split, reach, local_dim, true, 0u);
+    else walk_rows(s, t, lo, split, reach, local_dim, false, part);
+    if (query_lanes() > 1u) return s.count; // the lanes' sum: finish_query_lanes
 #endif
 #ifdef FENNS_KERNEL
     finish_kernel(s.id, s.index, s.p, s.count, s.user);
