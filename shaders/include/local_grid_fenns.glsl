@@ -487,6 +487,13 @@ void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach
     }
 }
 
+// The counts search's end of a query: its count, which the walk took with
+// the query itself in it (another point set's query is not among the
+// candidates).
+void store_query_count(uint id, uint count) {
+    counts[id] = pc.point_set == 0u ? count - 1u : count;
+}
+
 // The query at sorted position q: its count (with several lanes a query,
 // this lane's part of it, the query itself included; `walked` says whether
 // it was walked, `id` where its count goes).
@@ -541,8 +548,7 @@ uint search_query(uint q, uint split, uint reach, uint local_dim, uint part, out
     finish_kernel(s.id, s.index, s.p, s.count, s.user);
 #else
     if (COUNT_ONLY == 1u) {
-        if (pc.point_set == 0u) s.count -= 1u; // the query itself
-        counts[s.id] = s.count;
+        store_query_count(s.id, s.count);
     } else {
         flush_list(s, quads);
         finish_query(s.id, s.count, s.target);
@@ -596,8 +602,7 @@ void finish_query_lanes(uint count, bool walked, uint id) {
     barrier();
     if (part != 0u || !walked) return;
     for (uint k = 1u; k < query_lanes(); ++k) count += lane_sum((k - 1u) * slots + slot);
-    if (pc.point_set == 0u) count -= 1u; // the query itself
-    counts[id] = count;
+    store_query_count(id, count);
 }
 
 void search_cell(work_item w, uint q) {
