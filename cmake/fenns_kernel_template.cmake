@@ -16,6 +16,10 @@ endif()
 string(SUBSTRING "${text}" 0 ${at} head)
 math(EXPR after "${at} + 27")
 string(SUBSTRING "${text}" ${after} -1 tail)
+# The kernel's optional parts (fenns_kernel_parts.glsl) go at the tail's
+# start as written: their #ifdef asks about the kernel, which is not there yet.
+file(READ ${SHADERS}/template/fenns_kernel_parts.glsl parts)
+set(tail "\n#line 1 \"fenns_kernel_parts.glsl\"\n${parts}${tail}")
 # The head ends with the marker file's `#line 1 "..."`: the kernel brings its own.
 string(FIND "${head}" "#line" last_line REVERSE)
 string(SUBSTRING "${head}" 0 ${last_line} head)

@@ -11,9 +11,16 @@
 //   void fenns_init(inout fenns_state s, uint i, vec3 pi);
 //   void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float dist2);
 //   vec4 fenns_finish(fenns_state s, uint i, vec3 pi);
+// and, optionally, with #define FENNS_KERNEL_COMBINE,
+//   void fenns_combine(inout fenns_state s, fenns_state part);
 // One invocation owns query i and its state from init to finish, so a
 // kernel never needs atomics; with fenns (KERNEL_METHOD 0) neighbours come
 // in the search's fixed order, so its sums are bit-identical run to run.
+// A kernel that combines may have its query split over several
+// invocations (each from fenns_init, over a fixed share of the stencil's
+// rows), their states combined in a fixed order before fenns_finish
+// (local_grid_fenns.glsl's finish_kernel_lanes); the template's
+// fenns_kernel_parts.glsl goes between the kernel and the tail.
 #include "header.glsl"
 layout(constant_id = 1) const uint LOCAL_CELLS = 729; // fenns: local cells; fenns-paper: 1
 layout(constant_id = 6) const uint KERNEL_METHOD = 0; // fenns_method: 0 fenns, 1 fenns-paper, 2 counting, 3 octant
@@ -67,9 +74,11 @@ void main() {
     }
     work_item w;
     if (!find_work(w)) return;
-    uint q = w.query_begin + gl_LocalInvocationIndex;
+    // (query_slot: fenns' kernel searches may split a query over several
+    // invocations; the others have one a query and QUERY_LANES 1.)
+    uint q = w.query_begin + query_slot();
     if (w.cell == pc.cell_capacity) {
-        if (q < w.query_end) finish_invalid_kernel(q);
+        if (q < w.query_end && query_part() == 0u) finish_invalid_kernel(q);
         return;
     }
     if (KERNEL_METHOD == 0u) search_cell(w, q);

@@ -141,7 +141,9 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * driver stops a loop after loop_limit iterations, for fenns' searches
      * (local_grid_fenns.glsl's LOOP_LIMITED); 8: the reach of fenns' search
      * variants for fixed grids, 0 elsewhere (local_grid_fenns.glsl's
-     * FIXED_REACH). */
+     * FIXED_REACH); 9: a query's invocations (below); 10: candidates a row
+     * step (below); 11: a kernel's part slots (1 here; create_pass sets
+     * them where it splits a kernel's queries). */
     int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
     uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide ||
                         pass == FENNS_PASS_search_count_local7 || pass == FENNS_PASS_search_count_local9;
@@ -154,7 +156,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
                                         wide && sorted_chunks ? FENNS_CHUNKS : 1u,
                                         fenns__is_kernel_pass(pass) ? (uint32_t)plan->method : 0u, 0u,
-                                        fenns__fixed_reach(pass), 1u, 2u};
+                                        fenns__fixed_reach(pass), 1u, 2u, 1u};
     memcpy(values, v, sizeof v);
     /* 9: the invocations a query of the counts search's general variant
      * takes, each a workgroup_size of them (local_grid_fenns.glsl's
@@ -225,14 +227,34 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
     int keep = kept_in_store(p, pass);
     uint32_t values[FENNS_SPEC_CONSTANTS];
     fenns__pass_specialization(&p->plan, pass, ctx->loop_limit, ctx->limits.max_workgroup_invocations, values);
-    /* A pass another pipeline of this context compiled already (its shared
-     * memory was checked then). */
-    if (keep && (p->pipelines[pass] = fenns__store_find(ctx, code.code, content_words, values)) != VK_NULL_HANDLE)
-        return FENNS_SUCCESS;
     /* The planner keeps fenns' own shaders within the budget; a user kernel
      * may declare shared arrays of its own. Past the device's limit the
      * driver would refuse the pipeline (or worse): refuse it here, by name. */
     uint64_t shared = fenns__spirv_shared_bytes(code.code, code.size / 4u, values, FENNS_SPEC_CONSTANTS);
+    /* A fenns kernel that combines its states declares constant 11
+     * (shaders/template/fenns_kernel_parts.glsl): its general search then
+     * splits each query over plan.kernel_lanes invocations, a workgroup that
+     * many times the plan's, the parts' states meeting in the kernel's
+     * shared slots, one a query of the chunk. Where the slots would not fit
+     * the device's shared memory, one invocation a query. */
+    if (pass == FENNS_PASS_search_kernel && p->plan.kernel_lanes > 1u &&
+        fenns__spirv_declares_spec_id(code.code, code.size / 4u, FENNS_KERNEL_PART_SLOTS_ID)) {
+        uint32_t split[FENNS_SPEC_CONSTANTS];
+        memcpy(split, values, sizeof split);
+        split[0] = p->plan.workgroup_size * p->plan.kernel_lanes;
+        split[9] = p->plan.kernel_lanes;
+        split[FENNS_KERNEL_PART_SLOTS_ID] = p->plan.workgroup_size;
+        uint64_t split_shared = fenns__spirv_shared_bytes(code.code, code.size / 4u, split, FENNS_SPEC_CONSTANTS);
+        if (split_shared != FENNS_SPIRV_UNKNOWN && split_shared <= ctx->limits.max_shared_memory) {
+            memcpy(values, split, sizeof split);
+            shared = split_shared;
+        }
+    }
+    if (pass == FENNS_PASS_search_kernel) p->kernel_lanes_made = values[9];
+    /* A pass another pipeline of this context compiled already (its shared
+     * memory was checked then). */
+    if (keep && (p->pipelines[pass] = fenns__store_find(ctx, code.code, content_words, values)) != VK_NULL_HANDLE)
+        return FENNS_SUCCESS;
     if (shared != FENNS_SPIRV_UNKNOWN && shared > ctx->limits.max_shared_memory) {
         fenns__log(ctx, FENNS_LOG_ERROR, "the %s pipeline needs %llu bytes of shared memory; the device has %u%s",
                    fenns__pass_name(pass), (unsigned long long)shared, ctx->limits.max_shared_memory,
@@ -325,13 +347,16 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
     if (plan->list_window_shift && env_number("FENNS_LIST_WINDOW_LOG2", 8, FENNS_LIST_WINDOW_SHIFT, &v))
         plan->list_window_shift = (uint32_t)v;
     /* On a GPU, small searches keep more of its invocations busy: the counts
-     * search splits each query over several (FENNS_QUERY_LANES4_MAX), the
-     * kernel search loads four candidates a step (FENNS_ROW_STEP4_KERNEL_MAX).
+     * search splits each query over several (FENNS_QUERY_LANES4_MAX), so does
+     * the kernel search of a kernel that combines its states
+     * (FENNS_KERNEL_LANES4_MAX), and the kernel search loads four candidates
+     * a step (FENNS_ROW_STEP4_KERNEL_MAX).
      * A CPU driver, which runs a workgroup's
      * invocations in turn, keeps one and two (lavapipe, sph50 16384, one
      * dispatch: counts 18.4 / 19.3 -> 34.4 / 36.0 ms over 4 lanes, kernel
      * 18.2 / 19.9 -> 17.8 / 21.2 at 4 a step). FENNS_QUERY_LANES=k (1..8)
-     * asks for k lanes where the device allows them, FENNS_ROW_STEP=2 or 4
+     * asks for k lanes where the device allows them, FENNS_KERNEL_LANES=k the
+     * same of kernel searches, FENNS_ROW_STEP=2 or 4
      * sets the kernel search's step and the list fill's (the tests run the
      * GPUs' forms, and the fill at four, on lavapipe so). */
     if (context->cpu_device) {
@@ -340,6 +365,11 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
     }
     if (fenns && env_number("FENNS_ROW_STEP", 2, 4, &v) && v != 3u)
         plan->kernel_row_step = plan->list_row_step = (uint32_t)v;
+    if (context->cpu_device) plan->kernel_lanes = 1u;
+    if (fenns && env_number("FENNS_KERNEL_LANES", 1, 8, &v)) {
+        fenns_plan_limits limits = fenns__plan_limits(context);
+        plan->kernel_lanes = fenns_plan_kernel_lanes(plan, &limits, (uint32_t)v);
+    }
     if (fenns && env_number("FENNS_QUERY_LANES", 1, 8, &v)) {
         fenns_plan_limits limits = fenns__plan_limits(context);
         plan->query_lanes = fenns_plan_query_lanes(plan, &limits, (uint32_t)v);

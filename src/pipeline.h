@@ -110,7 +110,10 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
 int fenns__method_runs(fenns_method method, fenns_pass pass);
 /* The specialization constants a pass's pipeline is made with (constant_id
  * k is values[k]), from the plan and the driver's loop limit (0: none). */
-#define FENNS_SPEC_CONSTANTS 11
+#define FENNS_SPEC_CONSTANTS 12
+/* The specialization constant a user kernel that combines its states
+ * declares: its part slots (shaders/template/fenns_kernel_parts.glsl). */
+#define FENNS_KERNEL_PART_SLOTS_ID 11u
 void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_t loop_limit,
                                 uint32_t max_workgroup_invocations, uint32_t values[FENNS_SPEC_CONSTANTS]);
 
@@ -121,6 +124,9 @@ struct fenns_pipeline_T {
     VkPipelineLayout layout;          /* the context's, likewise */
     VkPipeline pipelines[FENNS_PASS_COUNT]; /* built-in passes held in the context's store */
     VkPipelineLayout kernel_layout; /* set 0 + the kernel's user set; VK_NULL_HANDLE: p->layout */
+    uint32_t kernel_lanes_made;     /* invocations a query the general kernel search was made with:
+                                       plan.kernel_lanes where the kernel combines its states and they
+                                       fit shared memory, else 1 (create_pass) */
 };
 
 /* The layout a pass's pipeline was made with. */

@@ -252,6 +252,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     out->work_list_cells = 1;
     if (fenns_plan_work_list_blocks(out) > FENNS_WORK_LIST_BLOCKS) out->work_list_cells = FENNS_WORK_LIST_CELLS;
     out->query_lanes = fenns_plan_query_lanes(out, limits, 0u);
+    out->kernel_lanes = fenns_plan_kernel_lanes(out, limits, 0u);
     int fenns = out->method == FENNS_METHOD_FENNS;
     out->kernel_row_step = fenns && info->max_particles <= FENNS_ROW_STEP4_KERNEL_MAX ? 4u : 2u;
     out->list_row_step = 2u;
@@ -340,12 +341,16 @@ int fenns_plan_may_ask_density(fenns_method method, float radius, int user_domai
 
 uint32_t fenns_plan_scan_block(const fenns_plan *plan) { return plan->workgroup_size * FENNS_SCAN_ITEMS; }
 
-uint32_t fenns_plan_query_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted) {
+/* `wanted` lanes, else 4 up to four_max particles and 2 up to two_max,
+ * fewer where the workgroup would pass the device's limits or the lanes'
+ * sums the local grid's arrays. */
+static uint32_t lanes_for(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted, uint32_t four_max,
+                          uint32_t two_max) {
     if (plan->method != FENNS_METHOD_FENNS) return 1u;
-    uint32_t lanes = wanted                                              ? wanted
-                     : plan->max_particles <= FENNS_QUERY_LANES4_MAX ? 4u
-                     : plan->max_particles <= FENNS_QUERY_LANES2_MAX ? 2u
-                                                                     : 1u;
+    uint32_t lanes = wanted                               ? wanted
+                     : plan->max_particles <= four_max ? 4u
+                     : plan->max_particles <= two_max  ? 2u
+                                                       : 1u;
     for (; lanes > 1u; --lanes) {
         uint64_t invocations = (uint64_t)lanes * plan->workgroup_size;
         if (invocations <= limits->max_workgroup_invocations && invocations <= limits->max_workgroup_size_x &&
@@ -353,6 +358,14 @@ uint32_t fenns_plan_query_lanes(const fenns_plan *plan, const fenns_plan_limits 
             break;
     }
     return lanes;
+}
+
+uint32_t fenns_plan_query_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted) {
+    return lanes_for(plan, limits, wanted, FENNS_QUERY_LANES4_MAX, FENNS_QUERY_LANES2_MAX);
+}
+
+uint32_t fenns_plan_kernel_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted) {
+    return lanes_for(plan, limits, wanted, FENNS_KERNEL_LANES4_MAX, FENNS_KERNEL_LANES2_MAX);
 }
 
 uint64_t fenns_plan_work_list_blocks(const fenns_plan *plan) {

@@ -53,6 +53,23 @@
  * its queries instead (FENNS_QUERY_LANES4_MAX), which gained more. */
 #define FENNS_ROW_STEP4_KERNEL_MAX (1u << 17)
 
+/* fenns on a GPU: a kernel that combines its states (FENNS_KERNEL_COMBINE,
+ * fenns_kernel.h) has each query of its general kernel search split over 4
+ * invocations where the pipeline holds at most FENNS_KERNEL_LANES4_MAX
+ * particles, over 2 up to FENNS_KERNEL_LANES2_MAX, as the counts search's
+ * (FENNS_QUERY_LANES4_MAX); each part starts from fenns_init and the parts
+ * are combined in a fixed order (local_grid_fenns.glsl's
+ * finish_kernel_lanes). H200, run RE (bench's density kernel with 1 / 2 / 4
+ * lanes, ms): sph50 4096 0.0408 / 0.0321 / 0.0305, 8192 0.0408 / 0.0312 /
+ * 0.0293, 16384 0.0400 / 0.0309 / 0.0291, 32768 0.0468 / 0.0429 / 0.0475,
+ * 65536 0.0513 / 0.0540 / 0.0640, 262144 0.1227 / 0.1367 / 0.1952; cluster
+ * 16384 0.0704 / 0.0534 / 0.0508, 65536 0.1065 / 0.0825 / 0.0937; dam
+ * 16384 0.0400 / 0.0315 / 0.0306, 65536 0.0461 / 0.0489 / 0.0515; s1 65536
+ * r=1 0.0191 / 0.0240 / 0.0308. The bounds sit lower than the counts
+ * search's: a kernel's part carries more set-up and a heavier combine. */
+#define FENNS_KERNEL_LANES4_MAX (1u << 14)
+#define FENNS_KERNEL_LANES2_MAX (1u << 15)
+
 /* The device limits a plan depends on. */
 typedef struct fenns_plan_limits {
     uint32_t shared_memory_budget;   /* bytes per workgroup */
@@ -95,6 +112,10 @@ typedef struct fenns_plan {
     uint32_t query_lanes;         /* fenns: invocations a query takes in the counts search's
                                      general variant (fenns_plan_query_lanes; 1 on CPU
                                      drivers, set at pipeline creation); 1 for other methods */
+    uint32_t kernel_lanes;        /* fenns: invocations a query takes in the general kernel search
+                                     of a kernel that combines its states (fenns_plan_kernel_lanes;
+                                     1 on CPU drivers, set at pipeline creation; fewer where the
+                                     kernel's states would not fit shared memory); 1 for others */
     uint32_t kernel_row_step;     /* fenns: candidates a step of the kernel search's rows (2 or 4,
                                      FENNS_ROW_STEP4_KERNEL_MAX; 2 on CPU drivers); 2 for others */
     uint32_t list_row_step;       /* the same for the list fill: 2 (FENNS_ROW_STEP4_KERNEL_MAX says
@@ -230,6 +251,8 @@ uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range);
  * after the walk (2 fine_cells words), would not fit there. 1 for other
  * methods. */
 uint32_t fenns_plan_query_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted);
+/* The same for kernel searches (FENNS_KERNEL_LANES4_MAX, _2_MAX). */
+uint32_t fenns_plan_kernel_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted);
 
 /* Blocks of the search work list (search_work.comp): the cell table's C + 2
  * entries, work_list_cells an invocation. Their totals lie in the scan sums. */

@@ -139,3 +139,13 @@ uint64_t fenns__spirv_shared_bytes(const uint32_t *words, size_t word_count, con
     }
     return total;
 }
+
+int fenns__spirv_declares_spec_id(const uint32_t *words, size_t word_count, uint32_t spec_id) {
+    if (!words || word_count < HEADER_WORDS || words[0] != SPIRV_MAGIC) return 0;
+    module m = {words, word_count, NULL, 0};
+    if (!well_formed(&m)) return 0;
+    instruction in;
+    for (size_t at = HEADER_WORDS; next_instruction(&m, &at, &in);)
+        if (in.op == OP_DECORATE && in.len >= 4 && in.w[2] == DECORATION_SPEC_ID && in.w[3] == spec_id) return 1;
+    return 0;
+}

@@ -19,4 +19,9 @@
 uint64_t fenns__spirv_shared_bytes(const uint32_t *words, size_t word_count, const uint32_t *spec,
                                    uint32_t spec_count);
 
+/* Whether `words` declares a specialization constant of SpecId `spec_id`
+ * (a user kernel that combines its states declares fenns' constant 11:
+ * shaders/template/fenns_kernel_parts.glsl). 0 for a malformed module. */
+int fenns__spirv_declares_spec_id(const uint32_t *words, size_t word_count, uint32_t spec_id);
+
 #endif

@@ -23,6 +23,7 @@
 #include "fenns/fenns_kernel.h"
 #include "fenns_shared.h"
 #include "gpu_test.h"
+#include "pipeline.h"
 #include "reference.h"
 #include "scenes.h"
 #include "test_scene.h"
@@ -31,21 +32,32 @@
 
 static fenns_test_gpu g;
 
-static const char stats_kernel[] =
-    "struct fenns_state { uint count; float dist_sum; uint hash; uint min_j; };\n"
-    "void fenns_init(inout fenns_state s, uint i, vec3 pi) {\n"
-    "    s.count = 0u; s.dist_sum = 0.0; s.hash = 0u; s.min_j = 0xFFFFFFFFu;\n"
+/* The stats kernel, with a combine (fenns_kernel.h: every field folds in
+ * exactly but the float sum) and without (stats_plain: one invocation a
+ * particle whatever the plan). */
+#define STATS_KERNEL_COMBINE                                                   \
+    "#define FENNS_KERNEL_COMBINE\n"                                           \
+    "void fenns_combine(inout fenns_state s, fenns_state part) {\n"             \
+    "    s.count += part.count; s.dist_sum += part.dist_sum;\n"                \
+    "    s.hash ^= part.hash; s.min_j = min(s.min_j, part.min_j);\n"           \
     "}\n"
-    "void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float dist2) {\n"
-    "    s.count += 1u;\n"
-    "    s.dist_sum += sqrt(dist2);\n"
-    "    s.hash ^= (j + 1u) * 2654435761u;\n"
-    "    s.min_j = min(s.min_j, j);\n"
+#define STATS_KERNEL_BODY \
+    "struct fenns_state { uint count; float dist_sum; uint hash; uint min_j; };\n" \
+    "void fenns_init(inout fenns_state s, uint i, vec3 pi) {\n" \
+    "    s.count = 0u; s.dist_sum = 0.0; s.hash = 0u; s.min_j = 0xFFFFFFFFu;\n" \
+    "}\n" \
+    "void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float dist2) {\n" \
+    "    s.count += 1u;\n" \
+    "    s.dist_sum += sqrt(dist2);\n" \
+    "    s.hash ^= (j + 1u) * 2654435761u;\n" \
+    "    s.min_j = min(s.min_j, j);\n" \
+    "}\n" \
+    "vec4 fenns_finish(fenns_state s, uint i, vec3 pi) {\n" \
+    "    // The hash as a float in [1, 2): exact bits, never NaN.\n" \
+    "    return vec4(float(s.count), s.dist_sum, uintBitsToFloat((s.hash & 0x007FFFFFu) | 0x3F800000u), float(s.min_j));\n" \
     "}\n"
-    "vec4 fenns_finish(fenns_state s, uint i, vec3 pi) {\n"
-    "    // The hash as a float in [1, 2): exact bits, never NaN.\n"
-    "    return vec4(float(s.count), s.dist_sum, uintBitsToFloat((s.hash & 0x007FFFFFu) | 0x3F800000u), float(s.min_j));\n"
-    "}\n";
+static const char stats_kernel[] = STATS_KERNEL_BODY STATS_KERNEL_COMBINE;
+static const char stats_plain_kernel[] = STATS_KERNEL_BODY;
 
 /* ------------------------------------------------------------------------ */
 /* CPU evaluation                                                           */
@@ -109,6 +121,8 @@ typedef struct kernel_run {
     uint32_t *perm;       /* the build's permutation */
     fenns_status status;
     fenns_gpu_params params; /* the whole block the status begins (its dispatches) */
+    uint32_t plan_lanes;     /* the pipeline's plan.kernel_lanes */
+    uint32_t lanes_made;     /* invocations a query its general kernel search was made with */
 } kernel_run;
 
 static void free_run(kernel_run *k) {
@@ -174,6 +188,8 @@ static fenns_result run_kernel(const scene *s, fenns_method method, const uint32
         user_set_destroy(&u);
         return result;
     }
+    out->plan_lanes = p->plan.kernel_lanes;
+    out->lanes_made = p->kernel_lanes_made;
     fenns_memory_requirements req;
     fenns_pipeline_get_scratch_requirements(p, n, &req);
     fenns_scratch_layout layout;
@@ -257,19 +273,23 @@ static fenns_result run_kernel(const scene *s, fenns_method method, const uint32
 /* Checks                                                                   */
 /* ------------------------------------------------------------------------ */
 
-static fenns_kernel_spirv g_stats, g_density;
+static fenns_kernel_spirv g_stats, g_stats_plain, g_density;
 
 typedef struct kernel_case {
     const char *name;
     kernel_kind kind;
     const uint32_t *spirv;
     size_t size;
+    int combines; /* defines FENNS_KERNEL_COMBINE */
 } kernel_case;
 
 /* fenns: the kernel searches each of its kernel pipelines ran (by
  * scene_fixed_reach: the general one, search_kernel_local7, _local9).
  * run_scenes needs all three. */
 static unsigned g_runs_by_pipeline[3];
+/* fenns kernel searches whose queries were split over several invocations
+ * (the plan's kernel_lanes, a kernel that combines). */
+static unsigned g_split_runs;
 
 /* One kernel on one scene and method against the CPU; twice for fenns
  * (bit-identical); stats also in SORTED_ORDER with counts. */
@@ -300,6 +320,12 @@ static void check_kernel(const scene *s, fenns_method method, const kernel_case 
                   a.params.dispatch_x, groups[0], groups[1], groups[2],
                   reach == 1u ? "local7" : reach == 2u ? "local9" : "general");
             ++g_runs_by_pipeline[reach];
+            /* Split where the plan splits and the kernel combines, never
+             * where it does not. */
+            uint32_t lanes = kc->combines ? a.plan_lanes : 1u;
+            CHECK(a.lanes_made == lanes, "%s/%s: the general kernel search takes %u invocations a query, expected %u",
+                  s->name, kc->name, a.lanes_made, lanes);
+            if (a.lanes_made > 1u) ++g_split_runs;
         }
         CHECK(a.status.incomplete_queries == 0, "%s/%s/%s: %u queries refused by the loop limit", s->name, mname,
               kc->name, a.status.incomplete_queries);
@@ -349,11 +375,13 @@ static void check_kernel(const scene *s, fenns_method method, const kernel_case 
 }
 
 static void check_scene(const scene *s, int all_kernels) {
-    kernel_case cases[3] = {{"stats", KERNEL_STATS, g_stats.code, g_stats.size},
-                            {"sph_density", KERNEL_DENSITY, g_density.code, g_density.size},
-                            {"mass_sum", KERNEL_MASS_SUM, fenns_kernel_mass_sum, sizeof fenns_kernel_mass_sum}};
+    kernel_case cases[4] = {{"stats", KERNEL_STATS, g_stats.code, g_stats.size, 1},
+                            {"sph_density", KERNEL_DENSITY, g_density.code, g_density.size, 1},
+                            {"mass_sum", KERNEL_MASS_SUM, fenns_kernel_mass_sum, sizeof fenns_kernel_mass_sum, 1},
+                            {"stats_plain", KERNEL_STATS, g_stats_plain.code, g_stats_plain.size, 0}};
     for (int m = 0; m <= FENNS_METHOD_RADIX; ++m)
-        for (int c = 0; c < (all_kernels ? 3 : 1); ++c) check_kernel(s, (fenns_method)m, &cases[c]);
+        for (int c = 0; c < (all_kernels ? 4 : 1); ++c)
+            if (c < 3 || m == FENNS_METHOD_FENNS) check_kernel(s, (fenns_method)m, &cases[c]);
     printf("  %-22s n=%-6u r=%g\n", s->name, s->n, (double)s->radius);
 }
 
@@ -621,6 +649,8 @@ int main(int argc, char **argv) {
     check_compile_errors();
     fenns_result r = fenns_kernel_compile(stats_kernel, "stats.glsl", &g_stats);
     CHECK(r == FENNS_SUCCESS, "stats kernel: %s\n%s", fenns_result_string(r), g_stats.log ? g_stats.log : "");
+    r = fenns_kernel_compile(stats_plain_kernel, "stats_plain.glsl", &g_stats_plain);
+    CHECK(r == FENNS_SUCCESS, "stats_plain kernel: %s", fenns_result_string(r));
     char *density = NULL;
     FILE *f = fopen(FENNS_SOURCE_DIR "/samples/kernels/sph_density.glsl", "rb");
     if (f) {
@@ -638,9 +668,16 @@ int main(int argc, char **argv) {
               "fenns: %u kernel searches ran the general pipeline, %u search_kernel_local7, %u search_kernel_local9;"
               " the suite needs each",
               g_runs_by_pipeline[0], g_runs_by_pipeline[1], g_runs_by_pipeline[2]);
+        /* Where the environment asks fenns to split kernel queries
+         * (FENNS_KERNEL_LANES, the GPUs' small form), some searches did. */
+        const char *lanes = getenv("FENNS_KERNEL_LANES");
+        CHECK(!lanes || atoi(lanes) <= 1 || g_split_runs > 0, "FENNS_KERNEL_LANES=%s, but no kernel search split its queries",
+              lanes);
+        printf("kernel searches with queries split over several invocations: %u\n", g_split_runs);
         if (!quick) check_loop_limit();
     }
     fenns_kernel_spirv_free(&g_stats);
+    fenns_kernel_spirv_free(&g_stats_plain);
     fenns_kernel_spirv_free(&g_density);
     CHECK(fenns_test_gpu_close(&g) == 0, "validation messages or library errors (counted above)");
     printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);

@@ -156,12 +156,14 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
 /* Small searches. The counts search's lanes a query (fenns_plan_query_lanes):
  * 4 up to FENNS_QUERY_LANES4_MAX particles, 2 up to FENNS_QUERY_LANES2_MAX,
  * else 1; a wish granted where the device and the local grid's arrays allow
- * it; always 1 for the other methods. The kernel search's and the list
+ * it; always 1 for the other methods. The kernel search's likewise, to
+ * FENNS_KERNEL_LANES4_MAX and _2_MAX. The kernel search's and the list
  * fill's candidates a step: 4 for kernels up to FENNS_ROW_STEP4_KERNEL_MAX
  * particles, else 2; 2 for the fill and for the other methods. */
 static void check_small_searches(void) {
-    const uint32_t sizes[] = {1000u, FENNS_QUERY_LANES4_MAX, FENNS_QUERY_LANES4_MAX + 1u, FENNS_QUERY_LANES2_MAX,
-                              FENNS_QUERY_LANES2_MAX + 1u, 1u << 22};
+    const uint32_t sizes[] = {1000u, FENNS_QUERY_LANES4_MAX, FENNS_QUERY_LANES4_MAX + 1u, FENNS_KERNEL_LANES2_MAX,
+                              FENNS_KERNEL_LANES2_MAX + 1u, FENNS_QUERY_LANES2_MAX, FENNS_QUERY_LANES2_MAX + 1u,
+                              1u << 22};
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; ++k) {
         fenns_pipeline_create_info i = info_for(1.0f, sizes[k]);
         fenns_plan p;
@@ -175,6 +177,11 @@ static void check_small_searches(void) {
         CHECK(p.kernel_row_step == (sizes[k] <= FENNS_ROW_STEP4_KERNEL_MAX ? 4u : 2u) &&
                   p.list_row_step == 2u,
               "row steps: %u particles take %u (kernel) and %u (lists)", sizes[k], p.kernel_row_step, p.list_row_step);
+        uint32_t kernel = sizes[k] <= FENNS_KERNEL_LANES4_MAX ? 4u : sizes[k] <= FENNS_KERNEL_LANES2_MAX ? 2u : 1u;
+        CHECK(p.kernel_lanes == kernel, "kernel lanes: %u particles take %u, expected %u", sizes[k], p.kernel_lanes,
+              kernel);
+        CHECK(fenns_plan_kernel_lanes(&p, &desktop, 3u) == 3u && fenns_plan_kernel_lanes(&p, &desktop, 8u) == 4u,
+              "kernel lanes: wishes granted, or cut by the device");
         CHECK(fenns_plan_query_lanes(&p, &desktop, 3u) == 3u && fenns_plan_query_lanes(&p, &desktop, 1u) == 1u,
               "query lanes: wishes of 3 and 1 granted");
         /* 5 would make 1280 invocations; the lanes' sums need (lanes - 1) * 256 <= 2 * 729 words */
@@ -188,7 +195,8 @@ static void check_small_searches(void) {
         CHECK(fenns_plan_query_lanes(&small, &desktop, 4u) == 3u, "query lanes: the lanes' sums must fit the local grid");
         i.method = FENNS_METHOD_FENNS_PAPER;
         if (fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS)
-            CHECK(p.query_lanes == 1u && fenns_plan_query_lanes(&p, &desktop, 4u) == 1u && p.kernel_row_step == 2u &&
+            CHECK(p.query_lanes == 1u && fenns_plan_query_lanes(&p, &desktop, 4u) == 1u && p.kernel_lanes == 1u &&
+                      fenns_plan_kernel_lanes(&p, &desktop, 4u) == 1u && p.kernel_row_step == 2u &&
                       p.list_row_step == 2u,
                   "small searches: fenns-paper takes 1 lane and 2 a step");
     }

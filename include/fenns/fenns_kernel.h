@@ -19,6 +19,27 @@
  *    (the search's), so float sums are bit-identical run to run;
  *    fenns-paper's build orders particles by atomics, so there the same
  *    neighbours may arrive in another order and sums round differently.
+ *  - Optional, for small searches on a GPU: a kernel that also defines
+ *
+ *        #define FENNS_KERNEL_COMBINE
+ *        void fenns_combine(inout fenns_state s, fenns_state part);
+ *
+ *    lets FENNS_METHOD_FENNS split particle i's neighbours over up to 4
+ *    invocations where the pipeline holds few particles (src/plan.h's
+ *    FENNS_KERNEL_LANES4_MAX: a search of a few thousand particles leaves
+ *    most of a GPU idle, each invocation waiting on its own long walk). Each
+ *    part runs its own fenns_init(s, i, pi), then fenns_neighbor for a fixed
+ *    share of i's neighbours (in the search's order); fenns_combine folds
+ *    the second part's state into the first's, then the third's, ..., and
+ *    fenns_finish gets the result. So fenns_combine adds what `part`'s
+ *    neighbours added: what fenns_init put in (a particle's own term) is in
+ *    `part` too and must be taken out (samples/kernels/sph_density.glsl).
+ *    Outputs stay bit-identical run to run for one pipeline, but float sums
+ *    round differently from one invocation's. The parts' states meet in
+ *    shared memory, 256 * sizeof(fenns_state) bytes; where that would not
+ *    fit the device's, each particle keeps one invocation. A kernel whose
+ *    result depends on the order of all of i's neighbours must not define
+ *    FENNS_KERNEL_COMBINE.
  *  - Invalid particles (NaN/Inf) get fenns_init then fenns_finish.
  *  - The kernel may call fenns_radius() (the radius of the build searched)
  *    and fenns_particle_count(), and declare its own buffers in descriptor set 1

@@ -22,6 +22,16 @@ void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float
     s.count += 1u;
 }
 
+// Small searches may split a particle's neighbours over several
+// invocations (fenns_kernel.h): each part began with the particle's own
+// term, which the first part keeps.
+#define FENNS_KERNEL_COMBINE
+void fenns_combine(inout fenns_state s, fenns_state part) {
+    float h2 = fenns_radius() * fenns_radius();
+    s.sum += part.sum - h2 * h2 * h2;
+    s.count += part.count;
+}
+
 vec4 fenns_finish(fenns_state s, uint i, vec3 pi) {
     float h = fenns_radius(), h3 = h * h * h;
     return vec4(315.0 / (64.0 * 3.14159265 * h3 * h3 * h3) * s.sum, float(s.count), 0.0, 0.0);

@@ -21,6 +21,15 @@ void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float
     s.count += 1u;
 }
 
+// Small searches may split a particle's neighbours over several
+// invocations (fenns_kernel.h): each part began with the particle's own
+// term, which the first part keeps.
+#define FENNS_KERNEL_COMBINE
+void fenns_combine(inout fenns_state s, fenns_state part) {
+    s.rho += part.rho - s.spline.mass * spline_w(s.spline, 0.0);
+    s.count += part.count;
+}
+
 vec4 fenns_finish(fenns_state s, uint i, vec3 pi) {
     return vec4(s.rho, tait_pressure(s.rho), float(s.count), 0.0);
 }

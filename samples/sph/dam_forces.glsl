@@ -34,4 +34,10 @@ void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float
     s.accel -= s.spline.mass * term * spline_dw(s.spline, d) * (x_ij / d);
 }
 
+// Small searches may split a particle's neighbours over several
+// invocations (fenns_kernel.h); each part's acceleration is its
+// neighbours' alone.
+#define FENNS_KERNEL_COMBINE
+void fenns_combine(inout fenns_state s, fenns_state part) { s.accel += part.accel; }
+
 vec4 fenns_finish(fenns_state s, uint i, vec3 pi) { return vec4(s.accel, 0.0); }

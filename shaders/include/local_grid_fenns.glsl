@@ -63,14 +63,21 @@ layout(constant_id = 8) const uint FIXED_REACH = 0;
 
 // The invocations a query's walk is split over, each walking every
 // QUERY_LANES-th row of its stencil: the counts search's general variant,
-// where a GPU's pipeline holds few particles (fenns_plan.query_lanes;
-// FENNS_QUERY_LANES4_MAX in src/plan.h says when, and what it gains); 1
+// and the general kernel search of a kernel that combines its states
+// (FENNS_KERNEL_COMBINE), where a GPU's pipeline holds few particles
+// (fenns_plan.query_lanes and kernel_lanes; FENNS_QUERY_LANES4_MAX and
+// FENNS_KERNEL_LANES4_MAX in src/plan.h say when, and what they gain); 1
 // elsewhere. The workgroup then holds QUERY_LANES invocations a query of
 // its chunk: invocation k walks part k / slots of query k % slots, so each
 // subgroup walks one part of consecutive queries, and the parts' counts
-// meet in shared memory (finish_query_lanes).
+// (finish_query_lanes) or kernel states (finish_kernel_lanes) meet in
+// shared memory.
 layout(constant_id = 9) const uint QUERY_LANES = 1;
+#ifdef FENNS_KERNEL
+uint query_lanes() { return QUERY_LANES; }
+#else
 uint query_lanes() { return COUNT_ONLY == 1u ? QUERY_LANES : 1u; }
+#endif
 uint query_slots() { return gl_WorkGroupSize.x / query_lanes(); }
 uint query_slot() { return gl_LocalInvocationIndex % query_slots(); }
 uint query_part() { return gl_LocalInvocationIndex / query_slots(); }
@@ -494,6 +501,13 @@ void store_query_count(uint id, uint count) {
     counts[id] = pc.point_set == 0u ? count - 1u : count;
 }
 
+#ifdef FENNS_KERNEL
+// With several lanes a query: this lane's part of it, for
+// finish_kernel_lanes (a kernel's state is the user's type, so it is kept
+// here rather than handed back).
+query_state lane_query;
+#endif
+
 // The query at sorted position q: its count (with several lanes a query,
 // this lane's part of it, the query itself included; `walked` says whether
 // it was walked, `id` where its count goes).
@@ -533,7 +547,11 @@ uint search_query(uint q, uint split, uint reach, uint local_dim, uint part, out
     }
     walked = true;
 #ifdef FENNS_KERNEL
-    walk_rows(s, t, lo, split, reach, local_dim, false, 0u);
+    walk_rows(s, t, lo, split, reach, local_dim, false, part);
+    if (query_lanes() > 1u) { // the parts meet in finish_kernel_lanes
+        lane_query = s;
+        return s.count;
+    }
 #else
     // A subgroup whose lists are all short (stored entry by entry anyway)
     // walks a copy without the quad bookkeeping (H100, CSR: cluster 4M
@@ -605,6 +623,35 @@ void finish_query_lanes(uint count, bool walked, uint id) {
     store_query_count(id, count);
 }
 
+#ifdef FENNS_KERNEL
+// Several lanes a query of a kernel search: part 0 takes each other part's
+// state in turn (part 1 first, then 2, ...: a fixed order, so the outputs
+// are the same run to run) through the kernel's fenns_combine, adds their
+// counts, and finishes the query. The states meet in the kernel's shared
+// slots (fenns_kernel_parts.glsl), one part a round; the counts in the local
+// grid's arrays. Returns the query's count in part 0, else 0. Every
+// invocation of the workgroup calls it (barriers).
+uint finish_kernel_lanes(uint count, bool walked) {
+    uint slot = query_slot(), part = query_part();
+    barrier(); // every walk is done with the local grid
+    for (uint k = 1u; k < query_lanes(); ++k) {
+        if (part == k && walked) {
+            fenns_store_part_(slot, lane_query.user);
+            store_lane_sum(slot, count);
+        }
+        barrier();
+        if (part == 0u && walked) {
+            fenns_combine_part_(lane_query.user, slot);
+            count += lane_sum(slot);
+        }
+        barrier(); // the next round's part overwrites the slots
+    }
+    if (part != 0u || !walked) return 0u;
+    finish_kernel(lane_query.id, lane_query.index, lane_query.p, count, lane_query.user);
+    return count;
+}
+#endif
+
 void search_cell(work_item w, uint q) {
     uvec3 center = table_cell_of_key(w.cell);
     uint split = FIXED_REACH != 0u ? FENNS_FINE_SPLIT_MAX : prm.fine_split;
@@ -623,6 +670,10 @@ void search_cell(work_item w, uint q) {
     } else if (q < w.query_end) {
         count = search_query(q, split, reach, local_dim, part, walked, id);
     }
+#ifdef FENNS_KERNEL
+    if (query_lanes() > 1u && searched) count = finish_kernel_lanes(count, walked);
+#else
     if (query_lanes() > 1u && searched) finish_query_lanes(count, walked, id);
+#endif
     add_total(count); // every invocation: the subgroup sums need them all
 }

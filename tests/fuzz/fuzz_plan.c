@@ -31,9 +31,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     if (plan.shared_bytes_max > limits.shared_memory_budget) abort();
     if (plan.workgroup_size > limits.max_workgroup_invocations || plan.fine_max < 3) abort();
-    if (plan.query_lanes < 1u || (plan.query_lanes > 1u && (plan.query_lanes * plan.workgroup_size > limits.max_workgroup_invocations ||
-                                                            plan.query_lanes * plan.workgroup_size > limits.max_workgroup_size_x)))
-        abort();
+    const uint32_t lanes[2] = {plan.query_lanes, plan.kernel_lanes};
+    for (int k = 0; k < 2; ++k)
+        if (lanes[k] < 1u || (lanes[k] > 1u && (lanes[k] * plan.workgroup_size > limits.max_workgroup_invocations ||
+                                                lanes[k] * plan.workgroup_size > limits.max_workgroup_size_x ||
+                                                (lanes[k] - 1u) * plan.workgroup_size > 2u * plan.fine_cells)))
+            abort();
     if (plan.section_keys != plan.cell_capacity * plan.sections + 1u) abort();
     if (plan.max_particles > plan.max_particles_addressable) abort();
     fenns_scratch_plan s;

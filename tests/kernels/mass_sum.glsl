@@ -20,6 +20,14 @@ void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float
     s.count += 1u;
 }
 
+// Parts of a particle's neighbours (fenns_kernel.h), combined: built into
+// this test's kernel at build time (fenns_add_kernel) to test that path.
+#define FENNS_KERNEL_COMBINE
+void fenns_combine(inout fenns_state s, fenns_state part) {
+    s.sum += part.sum;
+    s.count += part.count;
+}
+
 vec4 fenns_finish(fenns_state s, uint i, vec3 pi) {
     weighted[i] = vec2(s.sum, float(s.count));
     return vec4(0.0);
