@@ -24,10 +24,11 @@
  *        #define FENNS_KERNEL_COMBINE
  *        void fenns_combine(inout fenns_state s, fenns_state part);
  *
- *    lets FENNS_METHOD_FENNS split particle i's neighbours over up to 4
- *    invocations where the pipeline holds few particles (src/plan.h's
- *    FENNS_KERNEL_LANES4_MAX: a search of a few thousand particles leaves
- *    most of a GPU idle, each invocation waiting on its own long walk). Each
+ *    lets FENNS_METHOD_FENNS split particle i's neighbours over several
+ *    invocations where the pipeline holds few particles (on a GPU, 4 up to
+ *    2^14 particles, 2 up to 2^15; CPU drivers never: a search of a few
+ *    thousand particles leaves most of a GPU idle, each invocation waiting
+ *    on its own long walk). Each
  *    part runs its own fenns_init(s, i, pi), then fenns_neighbor for a fixed
  *    share of i's neighbours (in the search's order); fenns_combine folds
  *    the second part's state into the first's, then the third's, ..., and
@@ -36,8 +37,9 @@
  *    `part` too and must be taken out (samples/kernels/sph_density.glsl).
  *    Outputs stay bit-identical run to run for one pipeline, but float sums
  *    round differently from one invocation's. The parts' states meet in
- *    shared memory, 256 * sizeof(fenns_state) bytes; where that would not
- *    fit the device's, each particle keeps one invocation. A kernel whose
+ *    shared memory, a workgroup's worth (256 on most GPUs) of
+ *    sizeof(fenns_state) bytes; where that would not fit the device's, each
+ *    particle keeps one invocation. A kernel whose
  *    result depends on the order of all of i's neighbours must not define
  *    FENNS_KERNEL_COMBINE.
  *  - Invalid particles (NaN/Inf) get fenns_init then fenns_finish.
@@ -50,6 +52,7 @@
  *    with fenns_ are reserved, and fenns' own globals (pc, prm, cells, perm,
  *    counts, offsets, kernel_output, sorted0..3, s_*, and its helper
  *    functions) must not be redeclared; the compiler names any clash.
+ *    Specialization constant ids 0 to 15 are fenns' too.
  *  - On drivers that stop a shader invocation after a fixed number of loop
  *    iterations (llvmpipe: 65535), fenns' own loops are checked (the search
  *    fails with FENNS_ERROR_DRIVER_LIMIT rather than come back short); loops
