@@ -235,8 +235,10 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
      * (shaders/template/fenns_kernel_parts.glsl): its general search then
      * splits each query over plan.kernel_lanes invocations, a workgroup that
      * many times the plan's, the parts' states meeting in the kernel's
-     * shared slots, one a query of the chunk. Where the slots would not fit
-     * the device's shared memory, one invocation a query. */
+     * shared slots, one a query of the chunk. The slots are fenns' choice,
+     * so they must fit the budget plans keep to (the context's
+     * shared_memory_budget: a mobile GPU's 16 KiB); where they would not,
+     * one invocation a query. */
     if (pass == FENNS_PASS_search_kernel && p->plan.kernel_lanes > 1u &&
         fenns__spirv_declares_spec_id(code.code, code.size / 4u, FENNS_KERNEL_PART_SLOTS_ID)) {
         uint32_t split[FENNS_SPEC_CONSTANTS];
@@ -245,7 +247,7 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
         split[9] = p->plan.kernel_lanes;
         split[FENNS_KERNEL_PART_SLOTS_ID] = p->plan.workgroup_size;
         uint64_t split_shared = fenns__spirv_shared_bytes(code.code, code.size / 4u, split, FENNS_SPEC_CONSTANTS);
-        if (split_shared != FENNS_SPIRV_UNKNOWN && split_shared <= ctx->limits.max_shared_memory) {
+        if (split_shared != FENNS_SPIRV_UNKNOWN && split_shared <= ctx->limits.shared_memory_budget) {
             memcpy(values, split, sizeof split);
             shared = split_shared;
         }

@@ -503,6 +503,54 @@ static void refusal_buffers_destroy(fenns_test_buffer b[3]) {
 }
 
 /* Bad arguments are refused with a logged error and nothing recorded. */
+/* A kernel that combines, but whose state is too large for a workgroup's
+ * worth of it to fit shared memory (256 * 260 bytes): fenns keeps one
+ * invocation a particle, and the search is exact all the same. */
+static void check_large_state(void) {
+    static const char big[] =
+        "struct fenns_state { vec4 v[16]; uint count; };\n"
+        "void fenns_init(inout fenns_state s, uint i, vec3 pi) {\n"
+        "    for (int k = 0; k < 16; ++k) s.v[k] = vec4(0.0);\n"
+        "    s.count = 0u;\n"
+        "}\n"
+        "void fenns_neighbor(inout fenns_state s, uint i, uint j, vec3 pi, vec3 pj, float dist2) {\n"
+        "    s.v[j & 15u] += vec4(pj, 1.0);\n"
+        "    s.count += 1u;\n"
+        "}\n"
+        "#define FENNS_KERNEL_COMBINE\n"
+        "void fenns_combine(inout fenns_state s, fenns_state part) {\n"
+        "    for (int k = 0; k < 16; ++k) s.v[k] += part.v[k];\n"
+        "    s.count += part.count;\n"
+        "}\n"
+        "vec4 fenns_finish(fenns_state s, uint i, vec3 pi) { return vec4(float(s.count), s.v[0].w, 0.0, 0.0); }\n";
+    fenns_kernel_spirv k;
+    fenns_result r = fenns_kernel_compile(big, "large_state.glsl", &k);
+    CHECK(r == FENNS_SUCCESS, "large-state kernel: %s\n%s", fenns_result_string(r), k.log ? k.log : "");
+    scene s;
+    scene_init(&s, "large-state", 2000);
+    fenns_scene_uniform(s.xyz, s.n, cbrtf((float)s.n / 0.75f));
+    s.radius = 1.9f;
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    kernel_run a;
+    if (r == FENNS_SUCCESS && fenns_reference_csr(s.xyz, s.n, s.radius, &ro, &ri) == FENNS_REFERENCE_OK &&
+        (r = run_kernel(&s, FENNS_METHOD_FENNS, k.code, k.size, 0, 0u, 1, &a)) == FENNS_SUCCESS) {
+        CHECK(a.lanes_made == 1u, "large-state kernel: %u invocations a query (plan %u), expected 1", a.lanes_made,
+              a.plan_lanes);
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < s.n; ++i)
+            if (a.values[4u * i] != (float)(ro[i + 1] - ro[i])) ++bad;
+        CHECK(bad == 0 && a.status.total_neighbors == ro[s.n], "large-state kernel: %u counts wrong, total %llu of %llu",
+              bad, (unsigned long long)a.status.total_neighbors, (unsigned long long)ro[s.n]);
+        free_run(&a);
+    } else {
+        CHECK(0, "large-state kernel: search %s", fenns_result_string(r));
+    }
+    fenns_reference_free(&ro, &ri);
+    free(s.xyz);
+    fenns_kernel_spirv_free(&k);
+}
+
 static void check_bad_arguments(void) {
     g.quiet = 1;
     uint32_t not_spirv[8] = {1, 2, 3, 4, 5, 6, 7, 8};
@@ -663,6 +711,7 @@ int main(int argc, char **argv) {
     free(density);
     if (failures == 0) {
         check_bad_arguments();
+        check_large_state();
         run_scenes(quick);
         CHECK(g_runs_by_pipeline[0] && g_runs_by_pipeline[1] && g_runs_by_pipeline[2],
               "fenns: %u kernel searches ran the general pipeline, %u search_kernel_local7, %u search_kernel_local9;"

@@ -38,8 +38,9 @@
  *    Outputs stay bit-identical run to run for one pipeline, but float sums
  *    round differently from one invocation's. The parts' states meet in
  *    shared memory, a workgroup's worth (256 on most GPUs) of
- *    sizeof(fenns_state) bytes; where that would not fit the device's, each
- *    particle keeps one invocation. A kernel whose
+ *    sizeof(fenns_state) bytes; where the search's would then pass the
+ *    context's shared_memory_budget (fenns.h), each particle keeps one
+ *    invocation. A kernel whose
  *    result depends on the order of all of i's neighbours must not define
  *    FENNS_KERNEL_COMBINE.
  *  - Invalid particles (NaN/Inf) get fenns_init then fenns_finish.
