@@ -227,10 +227,6 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
     int keep = kept_in_store(p, pass);
     uint32_t values[FENNS_SPEC_CONSTANTS];
     fenns__pass_specialization(&p->plan, pass, ctx->loop_limit, ctx->limits.max_workgroup_invocations, values);
-    /* The planner keeps fenns' own shaders within the budget; a user kernel
-     * may declare shared arrays of its own. Past the device's limit the
-     * driver would refuse the pipeline (or worse): refuse it here, by name. */
-    uint64_t shared = fenns__spirv_shared_bytes(code.code, code.size / 4u, values, FENNS_SPEC_CONSTANTS);
     /* A fenns kernel that combines its states declares constant 11
      * (shaders/template/fenns_kernel_parts.glsl): its general search then
      * splits each query over plan.kernel_lanes invocations, a workgroup that
@@ -247,16 +243,18 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
         split[9] = p->plan.kernel_lanes;
         split[FENNS_KERNEL_PART_SLOTS_ID] = p->plan.workgroup_size;
         uint64_t split_shared = fenns__spirv_shared_bytes(code.code, code.size / 4u, split, FENNS_SPEC_CONSTANTS);
-        if (split_shared != FENNS_SPIRV_UNKNOWN && split_shared <= ctx->limits.shared_memory_budget) {
+        if (split_shared != FENNS_SPIRV_UNKNOWN && split_shared <= ctx->limits.shared_memory_budget)
             memcpy(values, split, sizeof split);
-            shared = split_shared;
-        }
     }
     if (pass == FENNS_PASS_search_kernel) p->kernel_lanes_made = values[9];
     /* A pass another pipeline of this context compiled already (its shared
      * memory was checked then). */
     if (keep && (p->pipelines[pass] = fenns__store_find(ctx, code.code, content_words, values)) != VK_NULL_HANDLE)
         return FENNS_SUCCESS;
+    /* The planner keeps fenns' own shaders within the budget; a user kernel
+     * may declare shared arrays of its own. Past the device's limit the
+     * driver would refuse the pipeline (or worse): refuse it here, by name. */
+    uint64_t shared = fenns__spirv_shared_bytes(code.code, code.size / 4u, values, FENNS_SPEC_CONSTANTS);
     if (shared != FENNS_SPIRV_UNKNOWN && shared > ctx->limits.max_shared_memory) {
         fenns__log(ctx, FENNS_LOG_ERROR, "the %s pipeline needs %llu bytes of shared memory; the device has %u%s",
                    fenns__pass_name(pass), (unsigned long long)shared, ctx->limits.max_shared_memory,
@@ -362,20 +360,16 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
      * sets the kernel search's step and the list fill's (the tests run the
      * GPUs' forms, and the fill at four, on lavapipe so). */
     if (context->cpu_device) {
-        plan->query_lanes = 1u;
+        plan->query_lanes = plan->kernel_lanes = 1u;
         plan->kernel_row_step = plan->list_row_step = 2u;
     }
     if (fenns && env_number("FENNS_ROW_STEP", 2, 4, &v) && v != 3u)
         plan->kernel_row_step = plan->list_row_step = (uint32_t)v;
-    if (context->cpu_device) plan->kernel_lanes = 1u;
-    if (fenns && env_number("FENNS_KERNEL_LANES", 1, 8, &v)) {
-        fenns_plan_limits limits = fenns__plan_limits(context);
+    fenns_plan_limits limits = fenns__plan_limits(context);
+    if (fenns && env_number("FENNS_KERNEL_LANES", 1, 8, &v))
         plan->kernel_lanes = fenns_plan_kernel_lanes(plan, &limits, (uint32_t)v);
-    }
-    if (fenns && env_number("FENNS_QUERY_LANES", 1, 8, &v)) {
-        fenns_plan_limits limits = fenns__plan_limits(context);
+    if (fenns && env_number("FENNS_QUERY_LANES", 1, 8, &v))
         plan->query_lanes = fenns_plan_query_lanes(plan, &limits, (uint32_t)v);
-    }
 }
 
 fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_create_info *info,

@@ -126,7 +126,7 @@ struct fenns_pipeline_T {
     VkPipelineLayout kernel_layout; /* set 0 + the kernel's user set; VK_NULL_HANDLE: p->layout */
     uint32_t kernel_lanes_made;     /* invocations a query the general kernel search was made with:
                                        plan.kernel_lanes where the kernel combines its states and they
-                                       fit shared memory, else 1 (create_pass) */
+                                       fit the shared-memory budget, else 1 (create_pass) */
 };
 
 /* The layout a pass's pipeline was made with. */

@@ -65,8 +65,9 @@
  * 65536 0.0513 / 0.0540 / 0.0640, 262144 0.1227 / 0.1367 / 0.1952; cluster
  * 16384 0.0704 / 0.0534 / 0.0508, 65536 0.1065 / 0.0825 / 0.0937; dam
  * 16384 0.0400 / 0.0315 / 0.0306, 65536 0.0461 / 0.0489 / 0.0515; s1 65536
- * r=1 0.0191 / 0.0240 / 0.0308. The bounds sit lower than the counts
- * search's: a kernel's part carries more set-up and a heavier combine. */
+ * r=1 0.0191 / 0.0240 / 0.0308. The 2-lane bound sits lower than the
+ * counts search's: a kernel's part carries more set-up and a heavier
+ * combine. */
 #define FENNS_KERNEL_LANES4_MAX (1u << 14)
 #define FENNS_KERNEL_LANES2_MAX (1u << 15)
 
@@ -114,8 +115,9 @@ typedef struct fenns_plan {
                                      drivers, set at pipeline creation); 1 for other methods */
     uint32_t kernel_lanes;        /* fenns: invocations a query takes in the general kernel search
                                      of a kernel that combines its states (fenns_plan_kernel_lanes;
-                                     1 on CPU drivers, set at pipeline creation; fewer where the
-                                     kernel's states would not fit shared memory); 1 for others */
+                                     1 on CPU drivers, set at pipeline creation; a pipeline whose
+                                     kernel's states would not fit the shared-memory budget keeps 1:
+                                     fenns_pipeline.kernel_lanes_made); 1 for others */
     uint32_t kernel_row_step;     /* fenns: candidates a step of the kernel search's rows (2 or 4,
                                      FENNS_ROW_STEP4_KERNEL_MAX; 2 on CPU drivers); 2 for others */
     uint32_t list_row_step;       /* the same for the list fill: 2 (FENNS_ROW_STEP4_KERNEL_MAX says
