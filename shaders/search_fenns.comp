@@ -19,6 +19,7 @@ layout(constant_id = 1) const uint LOCAL_CELLS = 729; // FENNS_LOCAL_DIM_MAX^3
 #define PERM_ACCESS readonly
 #define USE_COUNTS
 #define USE_OFFSETS
+#define USE_PART_FIRSTS
 #define USE_INDICES
 #define USE_INDEX_QUADS
 #define INDICES_ACCESS writeonly
@@ -33,7 +34,7 @@ void main() {
     // The list fill finds its item itself (search_work_item says why).
     bool found;
     if (COUNT_ONLY == 1u) found = find_work(w);
-    else found = search_work_item(w);
+    else found = search_work_item(query_slots(), w);
     if (!found) return;
     uint q = w.query_begin + query_slot();
     if (w.cell == pc.cell_capacity) {

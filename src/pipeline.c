@@ -165,6 +165,11 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
         values[0] = plan->workgroup_size * plan->query_lanes;
         values[9] = plan->query_lanes;
     }
+    /* The list fill's general variant likewise (fill_lanes). */
+    if (pass == FENNS_PASS_search && plan->fill_lanes > 1u) {
+        values[0] = plan->workgroup_size * plan->fill_lanes;
+        values[9] = plan->fill_lanes;
+    }
     /* 10: candidates a step of fenns' rows in its kernel searches and list
      * fills (local_grid_fenns.glsl's ROW_STEP); 2 in every other search. */
     if (plan->method == FENNS_METHOD_FENNS) {
@@ -360,7 +365,7 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
      * sets the kernel search's step and the list fill's (the tests run the
      * GPUs' forms, and the fill at four, on lavapipe so). */
     if (context->cpu_device) {
-        plan->query_lanes = plan->kernel_lanes = 1u;
+        plan->query_lanes = plan->kernel_lanes = plan->fill_lanes = 1u;
         plan->kernel_row_step = plan->list_row_step = 2u;
     }
     if (fenns && env_number("FENNS_ROW_STEP", 2, 4, &v) && v != 3u)
@@ -370,6 +375,8 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
         plan->kernel_lanes = fenns_plan_kernel_lanes(plan, &limits, (uint32_t)v);
     if (fenns && env_number("FENNS_QUERY_LANES", 1, 8, &v))
         plan->query_lanes = fenns_plan_query_lanes(plan, &limits, (uint32_t)v);
+    if (fenns && env_number("FENNS_FILL_LANES", 1, 8, &v))
+        plan->fill_lanes = fenns_plan_fill_lanes(plan, &limits, (uint32_t)v);
 }
 
 fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_create_info *info,

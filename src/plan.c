@@ -253,6 +253,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     if (fenns_plan_work_list_blocks(out) > FENNS_WORK_LIST_BLOCKS) out->work_list_cells = FENNS_WORK_LIST_CELLS;
     out->query_lanes = fenns_plan_query_lanes(out, limits, 0u);
     out->kernel_lanes = fenns_plan_kernel_lanes(out, limits, 0u);
+    out->fill_lanes = fenns_plan_fill_lanes(out, limits, 0u);
     int fenns = out->method == FENNS_METHOD_FENNS;
     out->kernel_row_step = fenns && info->max_particles <= FENNS_ROW_STEP4_KERNEL_MAX ? 4u : 2u;
     out->list_row_step = 2u;
@@ -368,6 +369,10 @@ uint32_t fenns_plan_kernel_lanes(const fenns_plan *plan, const fenns_plan_limits
     return lanes_for(plan, limits, wanted, FENNS_KERNEL_LANES4_MAX, FENNS_KERNEL_LANES2_MAX);
 }
 
+uint32_t fenns_plan_fill_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted) {
+    return lanes_for(plan, limits, wanted, FENNS_FILL_LANES4_MAX, FENNS_FILL_LANES2_MAX);
+}
+
 uint64_t fenns_plan_work_list_blocks(const fenns_plan *plan) {
     uint64_t per_block = (uint64_t)plan->work_list_cells * plan->workgroup_size;
     return ((uint64_t)plan->cell_capacity + 2u + per_block - 1u) / per_block;
@@ -420,6 +425,7 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
     uint64_t sorted = 16u * (n ? n : 1u);
     if (sorted < 4u * out->radix_array_stride) sorted = 4u * out->radix_array_stride;
     FENNS_REGION_(sorted, sorted)
+    FENNS_REGION_(part_firsts, plan->fill_lanes > 1u ? 4u * (uint64_t)plan->fill_lanes * n : 0u)
 #undef FENNS_REGION_
     out->cursors.offset = out->cells.offset + 4u * (uint64_t)plan->cursor_base;
     out->cursors.size = 4u * (uint64_t)fenns_plan_cursor_arrays(plan->method) * plan->section_keys;

@@ -71,6 +71,14 @@
 #define FENNS_KERNEL_LANES4_MAX (1u << 14)
 #define FENNS_KERNEL_LANES2_MAX (1u << 15)
 
+/* fenns on a GPU: the list fill's general variant splits each query's rows
+ * over 4 invocations where a pipeline holds at most FENNS_FILL_LANES4_MAX
+ * particles, over 2 up to FENNS_FILL_LANES2_MAX (fenns_plan.fill_lanes;
+ * local_grid_fenns.glsl's fill_query_lanes): each part counts its rows,
+ * then writes them after the parts before it. */
+#define FENNS_FILL_LANES4_MAX (1u << 14)
+#define FENNS_FILL_LANES2_MAX (1u << 15)
+
 /* The device limits a plan depends on. */
 typedef struct fenns_plan_limits {
     uint32_t shared_memory_budget;   /* bytes per workgroup */
@@ -118,6 +126,9 @@ typedef struct fenns_plan {
                                      1 on CPU drivers, set at pipeline creation; a pipeline whose
                                      kernel's states would not fit the shared-memory budget keeps 1:
                                      fenns_pipeline.kernel_lanes_made); 1 for others */
+    uint32_t fill_lanes;          /* fenns: invocations a query takes in the list fill's general
+                                     variant (fenns_plan_fill_lanes; 1 on CPU drivers, set at
+                                     pipeline creation); 1 for other methods */
     uint32_t kernel_row_step;     /* fenns: candidates a step of the kernel search's rows (2 or 4,
                                      FENNS_ROW_STEP4_KERNEL_MAX; 2 on CPU drivers); 2 for others */
     uint32_t list_row_step;       /* the same for the list fill: 2 (FENNS_ROW_STEP4_KERNEL_MAX says
@@ -158,6 +169,8 @@ typedef struct fenns_scratch_plan {
     fenns_region radix_histogram; /* radix: digit counts of every tile (size 0 otherwise) */
     fenns_region scan_sums;   /* block sums of the largest scan */
     fenns_region sorted;      /* n uvec4 (radix: also its sort's four u32 arrays, 256-byte aligned each) */
+    fenns_region part_firsts; /* fenns with fill_lanes > 1: fill_lanes * n u32, where each part of a
+                                 query's list starts and the last ends (size 0 otherwise) */
     fenns_region cursors;     /* the reorder's cursors, section_keys u32 per array, in the cell
                                  tables (size 0: fenns and radix need none) */
     uint64_t radix_array_stride; /* radix: bytes from one of those arrays to the next (0 otherwise) */
@@ -255,6 +268,8 @@ uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range);
 uint32_t fenns_plan_query_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted);
 /* The same for kernel searches (FENNS_KERNEL_LANES4_MAX, _2_MAX). */
 uint32_t fenns_plan_kernel_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted);
+/* The same of the list fill's general variant (FENNS_FILL_LANES4_MAX). */
+uint32_t fenns_plan_fill_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted);
 
 /* Blocks of the search work list (search_work.comp): the cell table's C + 2
  * entries, work_list_cells an invocation. Their totals lie in the scan sums. */

@@ -157,7 +157,9 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
  * 4 up to FENNS_QUERY_LANES4_MAX particles, 2 up to FENNS_QUERY_LANES2_MAX,
  * else 1; a wish granted where the device and the local grid's arrays allow
  * it; always 1 for the other methods. The kernel search's likewise, to
- * FENNS_KERNEL_LANES4_MAX and _2_MAX. The kernel search's and the list
+ * FENNS_KERNEL_LANES4_MAX and _2_MAX, and the list fill's, to
+ * FENNS_FILL_LANES4_MAX and _2_MAX (with a scratch region for the parts'
+ * starts). The kernel search's and the list
  * fill's candidates a step: 4 for kernels up to FENNS_ROW_STEP4_KERNEL_MAX
  * particles, else 2; 2 for the fill and for the other methods. */
 static void check_small_searches(void) {
@@ -180,6 +182,17 @@ static void check_small_searches(void) {
         uint32_t kernel = sizes[k] <= FENNS_KERNEL_LANES4_MAX ? 4u : sizes[k] <= FENNS_KERNEL_LANES2_MAX ? 2u : 1u;
         CHECK(p.kernel_lanes == kernel, "kernel lanes: %u particles take %u, expected %u", sizes[k], p.kernel_lanes,
               kernel);
+        /* The fill's lanes, where it has them, are the counts search's (its
+         * counting pass leaves the parts' starts only then). */
+        uint32_t fill = sizes[k] <= FENNS_FILL_LANES4_MAX ? 4u : sizes[k] <= FENNS_FILL_LANES2_MAX ? 2u : 1u;
+        CHECK(p.fill_lanes == fill && (fill == 1u || fill == p.query_lanes),
+              "fill lanes: %u particles take %u, expected %u (query lanes %u)", sizes[k], p.fill_lanes, fill,
+              p.query_lanes);
+        fenns_scratch_plan scratch;
+        fenns_plan_scratch(&p, sizes[k], &scratch);
+        CHECK(scratch.part_firsts.size == (fill > 1u ? 4u * (uint64_t)fill * sizes[k] : 0u),
+              "fill lanes: %u particles' parts' starts take %llu bytes", sizes[k],
+              (unsigned long long)scratch.part_firsts.size);
         CHECK(fenns_plan_kernel_lanes(&p, &desktop, 3u) == 3u && fenns_plan_kernel_lanes(&p, &desktop, 8u) == 4u,
               "kernel lanes: wishes granted, or cut by the device");
         CHECK(fenns_plan_query_lanes(&p, &desktop, 3u) == 3u && fenns_plan_query_lanes(&p, &desktop, 1u) == 1u,
@@ -196,7 +209,8 @@ static void check_small_searches(void) {
         i.method = FENNS_METHOD_FENNS_PAPER;
         if (fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS)
             CHECK(p.query_lanes == 1u && fenns_plan_query_lanes(&p, &desktop, 4u) == 1u && p.kernel_lanes == 1u &&
-                      fenns_plan_kernel_lanes(&p, &desktop, 4u) == 1u && p.kernel_row_step == 2u &&
+                      fenns_plan_kernel_lanes(&p, &desktop, 4u) == 1u && p.fill_lanes == 1u &&
+                      fenns_plan_fill_lanes(&p, &desktop, 4u) == 1u && p.kernel_row_step == 2u &&
                       p.list_row_step == 2u,
                   "small searches: fenns-paper takes 1 lane and 2 a step");
     }

@@ -196,6 +196,12 @@ layout(std430, binding = FENNS_BINDING_COUNTS) COUNTS_ACCESS buffer Counts { uin
 #ifdef USE_OFFSETS
 layout(std430, binding = FENNS_BINDING_OFFSETS) readonly buffer Offsets { uvec2 offsets[]; }; // u64
 #endif
+#ifdef USE_PART_FIRSTS
+// Word (k - 1) * n + i: the list index where part k of the list of query i
+// (its output index) starts (k >= 1; part 0 starts at 0), or for k = lanes
+// where its last part ends (the list's length).
+layout(std430, binding = FENNS_BINDING_PART_FIRSTS) buffer PartFirsts { uint part_firsts[]; };
+#endif
 #ifdef USE_SCAN64
 // The CSR offsets scan: u32 counts in, u64 offsets and block sums out.
 layout(std430, binding = FENNS_BINDING_SCAN_IN) readonly buffer ScanIn { uint scan_in[]; };

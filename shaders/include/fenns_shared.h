@@ -48,6 +48,8 @@
 #define FENNS_BINDING_RANKS 13 /* fenns by section: each particle's section and place in it, from the
                                   coarse count to the reorder (fenns_plan_ranked), in the sorted
                                   particles' place (unused until the section order) */
+#define FENNS_BINDING_PART_FIRSTS 12 /* fenns' searches: where each part of a query's list starts
+                                       (scratch part_firsts; local_grid_fenns.glsl) */
 #define FENNS_BINDING_KERNEL_OUTPUT 12 /* vec4 per particle of a user kernel; the kernel
                                           search binds no scan, so it shares SCAN_OUT's */
 /* Point sets. A search binds the build whose particles are the candidates
@@ -184,6 +186,10 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 list_window;     /* fill: the window of list entries this dispatch writes
                                   (FENNS_LIST_WINDOW_SHIFT) */
     FENNS_U32 list_window_shift; /* fill: log2 of entries per window; 0: one dispatch writes every list */
+    FENNS_U32 part_firsts;     /* fenns' CSR search whose counting pass and fill split each query
+                                  alike (fenns_plan.fill_lanes): 1 where the counting pass leaves
+                                  each part's first list index in FENNS_BINDING_PART_FIRSTS for
+                                  the fill */
 } FENNS_END_STRUCT(fenns_push)
 
 /* Written by the GPU during a build, read by every later pass. The first

@@ -76,7 +76,7 @@ layout(constant_id = 9) const uint QUERY_LANES = 1;
 #ifdef FENNS_KERNEL
 uint query_lanes() { return QUERY_LANES; }
 #else
-uint query_lanes() { return COUNT_ONLY == 1u ? QUERY_LANES : 1u; }
+uint query_lanes() { return QUERY_LANES; }
 #endif
 uint query_slots() { return gl_WorkGroupSize.x / query_lanes(); }
 uint query_slot() { return gl_LocalInvocationIndex % query_slots(); }
@@ -129,6 +129,9 @@ struct query_state {
 #else
     list_target target;
     uvec4 quad; // the list's last four entries, oldest in x (not yet stored)
+    // With several lanes a query of a list fill: the list index of this
+    // lane's first entry (the entries of the parts before it come first).
+    uint first;
 #endif
 };
 
@@ -168,6 +171,10 @@ bool stores_quads(query_state s, bool quads) { return quads && s.target.capacity
 bool stores_quads(query_state s, bool quads) { return quads; }
 #endif
 
+// The list index of the lane's first entry: 0 where each query has one
+// lane (a constant there), else its part's (fill_query_lanes).
+uint list_first(query_state s) { return query_lanes() > 1u ? s.first : 0u; }
+
 // Entry k of the list (u64 entry index).
 uvec2 list_entry(query_state s, uint k) { return add64(s.target.base, k); }
 
@@ -182,12 +189,13 @@ void emit(inout query_state s, uint v) {
     ++s.count;
 }
 
-// The entries k - 3 .. k of `quad` one by one: those from the list's first
-// entry on and within its capacity.
+// The entries k - 3 .. k of `quad` one by one: those from the lane's first
+// entry on (list_first) and within its capacity.
 void store_quad_entries(query_state s, uint k, uvec4 quad) {
-    if (k >= 3u) store_entry(s, k - 3u, quad.x);
-    if (k >= 2u) store_entry(s, k - 2u, quad.y);
-    if (k >= 1u) store_entry(s, k - 1u, quad.z);
+    uint first = list_first(s);
+    if (k >= first + 3u) store_entry(s, k - 3u, quad.x);
+    if (k >= first + 2u) store_entry(s, k - 2u, quad.y);
+    if (k >= first + 1u) store_entry(s, k - 1u, quad.z);
     store_entry(s, k, quad.w);
 }
 
@@ -195,7 +203,7 @@ void store_quad_entries(query_state s, uint k, uvec4 quad) {
 // ones), within its capacity.
 void flush_list(query_state s, bool quads) {
     if (!stores_quads(s, quads)) return;
-    uint pending = min((s.target.base.x + s.count) & 3u, s.count);
+    uint pending = min((s.target.base.x + s.count) & 3u, s.count - list_first(s));
     if (pending >= 3u) store_entry(s, s.count - 3u, s.quad.y);
     if (pending >= 2u) store_entry(s, s.count - 2u, s.quad.z);
     if (pending >= 1u) store_entry(s, s.count - 1u, s.quad.w);
@@ -223,9 +231,9 @@ void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1) {
         if (first_ends || second_ends) {
             uvec4 done = second_ends ? next : uvec4(s.quad.yzw, a);
             uint e = s.count + (second_ends ? 1u : 0u); // the list index of done.w
-            if (e >= 3u && e < s.target.capacity)
+            if (e >= list_first(s) + 3u && e < s.target.capacity)
                 store_index_quad(INDEX_CHUNKS == 1u ? uvec2(s.target.base.x + e - 3u, 0u) : list_entry(s, e - 3u), done);
-            else // the list's first quad, or one that runs past its capacity
+            else // the lane's first quad, or one that runs past its capacity
                 store_quad_entries(s, e, done);
         }
     } else {
@@ -423,6 +431,7 @@ query_state begin_query(uint q) {
     // list bookkeeping live through its loop.
     s.target = COUNT_ONLY == 1u ? list_target(uvec2(0u), 0u) : list_target_of(s.id);
     s.quad = uvec4(0u);
+    s.first = 0u;
 #endif
     return s;
 }
@@ -459,11 +468,13 @@ float cell_gap(float ahead) { return max(max(ahead, -1.0 - ahead), 0.0); }
 // The query's stencil rows, trimmed to its sphere (see above); `quads`:
 // whether its list may be stored a quad at a time (a constant in each
 // inlined copy).
-// With several lanes a query (query_lanes), lane `part` walks the rows
-// part, part + lanes, ... (numbered z-major), skipping the others'; else
-// part is 0 and every row is walked. (One walk for both: a copy of its own
-// for the lanes had made lavapipe compile the counts search a third longer.)
-void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach, uint local_dim, bool quads, uint part) {
+// Split over `lanes` (query_lanes(), or 1: a constant in each inlined
+// copy), lane `part` walks the rows part, part + lanes, ... (numbered
+// z-major), skipping the others'; with 1, part is 0 and every row is
+// walked. (One walk for both: a copy of its own for the lanes had made
+// lavapipe compile the counts search a third longer.)
+void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach, uint local_dim, bool quads, uint part,
+               uint lanes) {
     float side = float(reach);
     // Per row only what changes with it: the y gap, its `ahead` one cell
     // more each row rather than recomputed, and the chord, a product
@@ -475,7 +486,7 @@ void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach
         float gz = cell_gap(float(int(z - lo.z) - int(reach)) - t.frac.z) * t.scale.z;
         float ahead = -side - t.frac.y; // for the row k = -reach
         for (uint y = lo.y; y <= lo.y + 2u * reach; ++y, ahead += 1.0) {
-            if (query_lanes() > 1u && row++ % query_lanes() != part) continue;
+            if (lanes > 1u && row++ % lanes != part) continue;
             float gy = cell_gap(ahead) * t.scale.y;
 #ifdef FENNS_TRIM_BOX
             // Experiment (-DFENNS_SHADER_DEFINES=-DFENNS_TRIM_BOX): Morillo's
@@ -508,27 +519,27 @@ void store_query_count(uint id, uint count) {
 query_state lane_query;
 #endif
 
-// The query at sorted position q: its count (with several lanes a query,
-// this lane's part of it, the query itself included; `walked` says whether
-// it was walked, `id` where its count goes).
-uint search_query(uint q, uint split, uint reach, uint local_dim, uint part, out bool walked, out uint id) {
-    walked = false;
-    query_state s = begin_query(q);
-    id = s.id;
+// The query at sorted position q set up for its walk: its state, its
+// stencil's low corner and its trim. False where it is not walked, which
+// this settles: its list in another window, none to find, or (where the
+// driver limits loops) too long a walk.
+bool prepare_walk(uint q, uint split, uint reach, uint local_dim, uint part, out query_state s, out row_trim t,
+                  out uvec3 lo) {
+    s = begin_query(q);
     vec3 u = grid_coords(s.p);
     // The query's local cell is its fine cell + reach, so its stencil's low
     // corner is its fine cell.
     uvec3 c = coarse_cell(u);
     vec3 fine_coords = (u - vec3(c)) * float(split); // as fine_in_cell
-    uvec3 lo = min(uvec3(fine_coords), uvec3(split - 1u));
-    row_trim t = trim_of(fine_coords, lo, split);
+    lo = min(uvec3(fine_coords), uvec3(split - 1u));
+    t = trim_of(fine_coords, lo, split);
 #ifndef FENNS_KERNEL
     // A list of another window is another dispatch's (FENNS_LIST_WINDOW_SHIFT).
     // Here, not right after begin_query: both skips moved up there left
     // 2^26's four windows as they were (CSR 164.7 / 164.8 ms: the compiler
     // sinks the arithmetic already) and the one-window fills 1.5-3.6%
     // slower (H100, run BH).
-    if (COUNT_ONLY == 0u && !in_list_window(s.target.base)) return 0u;
+    if (COUNT_ONLY == 0u && !in_list_window(s.target.base)) return false;
     // CSR lists sized by this search's own counting pass (pc.count): where
     // it found no neighbour there is none, and the query is not walked
     // again (H100, where most queries have none: the fill of s1 4M r=0.2
@@ -538,39 +549,84 @@ uint search_query(uint q, uint split, uint reach, uint local_dim, uint part, out
     // so a wrong count still reads as an overflow.
     if (COUNT_ONLY == 0u && pc.mode == FENNS_MODE_CSR && pc.count != 0u && all(equal(offsets[s.id], offsets[s.id + 1u]))) {
         finish_query(s.id, 0u, s.target);
-        return 0u;
+        return false;
     }
 #endif
     if (LOOP_LIMITED != 0u && !within_loop_limit(lo, split, reach, local_dim)) {
         if (part == 0u) atomicAdd(prm.incomplete_queries, 1u);
-        return 0u;
+        return false;
     }
-    walked = true;
+    return true;
+}
+
+// The query at sorted position q: its count (with several lanes a query,
+// this lane's part of it, the query itself included; `walked` says whether
+// it was walked, `id` where its count goes).
+uint search_query(uint q, uint split, uint reach, uint local_dim, uint part, out bool walked, out uint id) {
+    query_state s;
+    row_trim t;
+    uvec3 lo;
+    walked = prepare_walk(q, split, reach, local_dim, part, s, t, lo);
+    id = s.id;
+    if (!walked) return 0u;
 #ifdef FENNS_KERNEL
-    walk_rows(s, t, lo, split, reach, local_dim, false, part);
+    walk_rows(s, t, lo, split, reach, local_dim, false, part, query_lanes());
     if (query_lanes() > 1u) { // the parts meet in finish_kernel_lanes
         lane_query = s;
         return s.count;
     }
 #else
+    // The rows walked: `parts` of the query's parts from `part` on, each
+    // every `lanes`-th row (walk_rows). The counts search walks its part of
+    // its lanes, a list fill of one lane a query every row.
+    uint lanes = COUNT_ONLY == 1u ? query_lanes() : 1u, parts = 1u;
+#ifdef USE_PART_FIRSTS
+    if (COUNT_ONLY == 0u && query_lanes() > 1u) {
+        // A list fill of several lanes a query (fenns_plan.fill_lanes).
+        // Where this CSR search's counting pass split its queries alike,
+        // it left where each part's neighbours start in the list
+        // (finish_query_lanes): each part writes its rows' neighbours from
+        // there. Otherwise (fixed lists, the caller's counts) part 0 walks
+        // the parts one after another (search_cell), the others idle.
+        // Either way the list holds part 0's rows' neighbours, then part
+        // 1's, and so on: the same on every run. (Walks of their own here
+        // had made lavapipe compile every search pipeline twice as long.)
+        lanes = query_lanes();
+        if (pc.part_firsts != 0u) {
+            s.first = part == 0u ? 0u : part_firsts[(part - 1u) * pc.n + s.id];
+            s.count = s.first;
+            parts = part_firsts[part * pc.n + s.id] != s.first ? 1u : 0u; // none of its own: no walk
+        } else {
+            parts = lanes;
+        }
+    }
+#endif
     // A subgroup whose lists are all short (stored entry by entry anyway)
     // walks a copy without the quad bookkeeping (H100, CSR: cluster 4M
     // 6.22 -> 6.12 ms, sph50 4M in frame order 4.43 -> 4.37, dam 3.01 ->
     // 2.98, 16M frame order 19.66 -> 19.52).
     bool quads = COUNT_ONLY == 0u && subgroupBallot(s.target.capacity >= 8u) != uvec4(0u);
-    if (quads) walk_rows(s, t, lo, split, reach, local_dim, true, 0u);
-    else walk_rows(s, t, lo, split, reach, local_dim, false, part);
-    if (query_lanes() > 1u) return s.count; // the lanes' sum: finish_query_lanes
+    for (uint k = 0u; k < parts; ++k) {
+        if (quads) walk_rows(s, t, lo, split, reach, local_dim, true, part + k, lanes);
+        else walk_rows(s, t, lo, split, reach, local_dim, false, part + k, lanes);
+    }
+    if (COUNT_ONLY == 1u && query_lanes() > 1u) return s.count; // the lanes' sum: finish_query_lanes
 #endif
 #ifdef FENNS_KERNEL
     finish_kernel(s.id, s.index, s.p, s.count, s.user);
 #else
     if (COUNT_ONLY == 1u) {
         store_query_count(s.id, s.count);
-    } else {
-        flush_list(s, quads);
-        finish_query(s.id, s.count, s.target);
+        return s.count;
     }
+    flush_list(s, quads);
+#ifdef USE_PART_FIRSTS
+    if (COUNT_ONLY == 0u && query_lanes() > 1u && pc.part_firsts != 0u) {
+        if (part != 0u) return 0u; // part 0 finishes the query, with the count its counting pass found
+        s.count = part_firsts[(query_lanes() - 1u) * pc.n + s.id];
+    }
+#endif
+    finish_query(s.id, s.count, s.target);
 #endif
     return s.count;
 }
@@ -611,14 +667,38 @@ void store_lane_sum(uint k, uint v) {
 }
 uint lane_sum(uint k) { return k < LOCAL_CELLS ? s_local_start[k] : s_local_end[k - LOCAL_CELLS]; }
 
+// The part of a query's walk that holds the query itself (its own fine
+// cell's row, numbered as walk_rows numbers them), where it is among the
+// candidates; else none (query_lanes()). The reach read again here rather
+// than kept through the walk (a register live through it slowed the
+// counts search).
+uint self_part() {
+    uint reach = FIXED_REACH != 0u ? FIXED_REACH : prm.fine_reach;
+    return pc.point_set == 0u ? (reach * (2u * reach + 1u) + reach) % query_lanes() : query_lanes();
+}
+
 // Several lanes a query: part 0 adds the others' counts and stores the
-// query's. Every invocation of the workgroup calls it (barriers).
+// query's. Where the CSR fill splits its queries alike (pc.part_firsts), it
+// also leaves where each part's neighbours start in the list of the query
+// whose outputs go to `id` (the query itself, which the list leaves out,
+// taken out of its part). Every invocation of the workgroup calls it
+// (barriers).
 void finish_query_lanes(uint count, bool walked, uint id) {
     uint slots = query_slots(), slot = query_slot(), part = query_part();
     barrier(); // every walk is done with the local grid
     if (part > 0u) store_lane_sum((part - 1u) * slots + slot, count);
     barrier();
     if (part != 0u || !walked) return;
+#ifdef USE_PART_FIRSTS
+    if (pc.part_firsts != 0u) {
+        uint own_part = self_part(), first = count - (own_part == 0u ? 1u : 0u);
+        for (uint k = 1u; k < query_lanes(); ++k) {
+            part_firsts[(k - 1u) * pc.n + id] = first;
+            first += lane_sum((k - 1u) * slots + slot) - (own_part == k ? 1u : 0u);
+        }
+        part_firsts[(query_lanes() - 1u) * pc.n + id] = first; // the list's length
+    }
+#endif
     for (uint k = 1u; k < query_lanes(); ++k) count += lane_sum((k - 1u) * slots + slot);
     store_query_count(id, count);
 }
@@ -652,6 +732,20 @@ uint finish_kernel_lanes(uint count, bool walked) {
 }
 #endif
 
+// Whether `part` of a list fill of several lanes a query has nothing to
+// do: with no parts' starts from a counting pass, part 0 walks the whole
+// query (search_query). (A condition rather than a call of its own: each
+// call of the walk is compiled in full before the driver drops what the
+// specialization leaves dead, and a second had cost lavapipe a tenth more
+// time for every search pipeline.)
+bool fill_part_idle(uint part) {
+#ifdef FENNS_KERNEL
+    return false;
+#else
+    return COUNT_ONLY == 0u && query_lanes() > 1u && pc.part_firsts == 0u && part != 0u;
+#endif
+}
+
 void search_cell(work_item w, uint q) {
     uvec3 center = table_cell_of_key(w.cell);
     uint split = FIXED_REACH != 0u ? FENNS_FINE_SPLIT_MAX : prm.fine_split;
@@ -667,13 +761,14 @@ void search_cell(work_item w, uint q) {
         // No query of this build is searched: each counts as incomplete
         // (once, in the first of the fill's windows).
         if (part == 0u && q < w.query_end && first_list_window()) atomicAdd(prm.incomplete_queries, 1u);
-    } else if (q < w.query_end) {
+    }
+    else if (q < w.query_end && !fill_part_idle(part)) {
         count = search_query(q, split, reach, local_dim, part, walked, id);
     }
 #ifdef FENNS_KERNEL
     if (query_lanes() > 1u && searched) count = finish_kernel_lanes(count, walked);
 #else
-    if (query_lanes() > 1u && searched) finish_query_lanes(count, walked, id);
+    if (COUNT_ONLY == 1u && query_lanes() > 1u && searched) finish_query_lanes(count, walked, id);
 #endif
     add_total(count); // every invocation: the subgroup sums need them all
 }

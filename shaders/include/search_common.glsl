@@ -46,7 +46,8 @@ bool find_work(out work_item w) {
 #ifdef SEARCH_WORK_ITEM
 #include "kary_search.glsl"
 shared uint s_work_cell;
-bool search_work_item(out work_item w) {
+// `chunk`: the queries a workgroup takes.
+bool search_work_item(uint chunk, out work_item w) {
     uint id = linear_workgroup();
     uint cell_total = cell_count_with_invalid();
     if (id >= WORK_START(cell_total)) return false;
@@ -54,7 +55,7 @@ bool search_work_item(out work_item w) {
     uint lo = 0u, hi = cell_total;
     KARY_SEARCH_LARGEST(lo, hi, s_work_cell, probe, WORK_START(probe) <= id)
     w.cell = lo;
-    w.query_begin = cell_begin(lo) + (id - WORK_START(lo)) * gl_WorkGroupSize.x;
+    w.query_begin = cell_begin(lo) + (id - WORK_START(lo)) * chunk;
     w.query_end = cell_end(lo);
     return true;
 }

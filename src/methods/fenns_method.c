@@ -355,16 +355,17 @@ static void kernel_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recor
     fenns__pass_search_kernel(cmd, p, &r->f, &r->candidates, &r->o, &r->k);
 }
 static void fixed_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_FIXED, 0);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_FIXED, 0, 0);
 }
 static void count_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_COUNT, r->counts_for_lists);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_COUNT, r->counts_for_lists, r->counts_for_lists);
 }
 static void offsets_scan_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_offsets_scan(cmd, p, &r->f, &r->o);
 }
 static void fill_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_CSR, !r->counts_ready || r->counts_own);
+    fenns__pass_search(cmd, p, &r->f, &r->candidates, &r->o, FENNS_MODE_CSR, !r->counts_ready || r->counts_own,
+                       !r->counts_ready);
 }
 static void list_sort_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
     fenns__pass_list_sort(cmd, p, &r->f, &r->o);

@@ -86,9 +86,12 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
  * another build on f's grid (point sets). own_counts: in CSR, the lists were
  * sized by this search's own counting pass, so a query with none is not
  * walked again; in COUNT, this is that counting pass, whose total the fill
- * takes from the offsets instead. */
+ * takes from the offsets instead. same_search: the counting pass and the
+ * fill of one CSR search (recorded together), so that where both split
+ * their queries alike the counting pass leaves where each part's list
+ * starts (fenns__part_firsts). */
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
-                        const fenns_outputs *o, uint32_t mode, int own_counts);
+                        const fenns_outputs *o, uint32_t mode, int own_counts, int same_search);
 /* The user kernel's search (FENNS_OUTPUT_KERNEL). */
 void fenns__pass_search_kernel(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
                                const fenns_outputs *o, const fenns_kernel_outputs *k);

@@ -45,6 +45,9 @@ static void bind_build(fenns_bindings *b, fenns_pipeline p, const fenns_frame *f
                         c->layout.sorted.size, p->plan.chunk_shift16, 16, FENNS_CHUNKS);
     fenns__bind_region(b, c, FENNS_BINDING_CANDIDATE_CELLS, c->layout.cells);
     fenns__bind_region(b, c, FENNS_BINDING_CANDIDATE_PARAMS, c->layout.params);
+    /* fenns' parts' first list indices (none: the status block stands in;
+     * the shader reads them only where pc.part_firsts says). */
+    fenns__bind_region(b, f, FENNS_BINDING_PART_FIRSTS, f->layout.part_firsts.size ? f->layout.part_firsts : f->layout.params);
     pc->point_set = c->scratch.buffer != f->scratch.buffer || c->scratch.offset != f->scratch.offset;
 }
 
@@ -107,8 +110,19 @@ static void count_total(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     fenns__dispatch(cmd, p, FENNS_PASS_count_total, &b, &pc, (f->n + per_group - 1u) / per_group);
 }
 
+/* Whether a CSR search's counting pass (pass search_count) and its fill
+ * (search) split each query over the same parts, each a dispatch of the
+ * general variant alone: then the counting pass leaves each part's first
+ * list index (the scratch's part_firsts) and the fill reads them rather than
+ * counting its parts again (local_grid_fenns.glsl's fill_query_lanes). */
+static int part_firsts(fenns_pipeline p, const fenns_frame *f, fenns_pass pass) {
+    return p->plan.method == FENNS_METHOD_FENNS && p->plan.fill_lanes > 1u &&
+           p->plan.fill_lanes == p->plan.query_lanes && f->n <= p->plan.one_search_dispatch_max &&
+           (pass == FENNS_PASS_search_count || pass == FENNS_PASS_search);
+}
+
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
-                        const fenns_outputs *o, uint32_t mode, int own_counts) {
+                        const fenns_outputs *o, uint32_t mode, int own_counts, int same_search) {
     fenns_bindings b = {.arena = f->arena};
     fenns_push pc = fenns__push_base(p, f->n);
     bind_build(&b, p, f, c, &pc);
@@ -136,6 +150,7 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     fenns_pass pass = mode == FENNS_MODE_COUNT ? (narrow ? FENNS_PASS_search_count : FENNS_PASS_search_count_wide)
                       : narrow && lists_fit_one_binding(p, o) && windows <= 1u ? FENNS_PASS_search
                                                                                 : FENNS_PASS_search_wide;
+    pc.part_firsts = same_search && part_firsts(p, f, pass) ? 1u : 0u;
     if (windows <= 1u) {
         dispatch_search(cmd, p, f, pass, &b, &pc);
         if (mode == FENNS_MODE_COUNT && !own_counts) count_total(cmd, p, f, o);
