@@ -361,7 +361,9 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
      * dispatch: counts 18.4 / 19.3 -> 34.4 / 36.0 ms over 4 lanes, kernel
      * 18.2 / 19.9 -> 17.8 / 21.2 at 4 a step). FENNS_QUERY_LANES=k (1..8)
      * asks for k lanes where the device allows them, FENNS_KERNEL_LANES=k the
-     * same of kernel searches, FENNS_ROW_STEP=2 or 4
+     * same of kernel searches, FENNS_FILL_LANES=k of list fills (the fill
+     * splits its queries, FENNS_FILL_LANES4_MAX, like the counts search:
+     * lavapipe keeps one lane there too), FENNS_ROW_STEP=2 or 4
      * sets the kernel search's step and the list fill's (the tests run the
      * GPUs' forms, and the fill at four, on lavapipe so). */
     if (context->cpu_device) {

@@ -63,11 +63,12 @@ layout(constant_id = 8) const uint FIXED_REACH = 0;
 
 // The invocations a query's walk is split over, each walking every
 // QUERY_LANES-th row of its stencil: the counts search's general variant,
-// and the general kernel search of a kernel that combines its states
-// (FENNS_KERNEL_COMBINE), where a GPU's pipeline holds few particles
-// (fenns_plan.query_lanes and kernel_lanes; FENNS_QUERY_LANES4_MAX and
-// FENNS_KERNEL_LANES4_MAX in src/plan.h say when, and what they gain); 1
-// elsewhere. The workgroup then holds QUERY_LANES invocations a query of
+// the list fill's (each part writing from where its counting pass says,
+// search_query), and the general kernel search of a kernel that combines
+// its states (FENNS_KERNEL_COMBINE), where a GPU's pipeline holds few
+// particles (fenns_plan.query_lanes, fill_lanes and kernel_lanes;
+// FENNS_QUERY_LANES4_MAX, FENNS_FILL_LANES4_MAX and FENNS_KERNEL_LANES4_MAX
+// in src/plan.h say when, and what they gain); 1 elsewhere. The workgroup then holds QUERY_LANES invocations a query of
 // its chunk: invocation k walks part k / slots of query k % slots, so each
 // subgroup walks one part of consecutive queries, and the parts' counts
 // (finish_query_lanes) or kernel states (finish_kernel_lanes) meet in
