@@ -590,8 +590,8 @@ uint search_query(uint q, uint split, uint reach, uint local_dim, uint part, out
         // there. Otherwise (fixed lists, the caller's counts) part 0 walks
         // the parts one after another (search_cell), the others idle.
         // Either way the list holds part 0's rows' neighbours, then part
-        // 1's, and so on: the same on every run. (Walks of their own here
-        // had made lavapipe compile every search pipeline twice as long.)
+        // 1's, and so on: the same on every run. (One call of the walk for
+        // every form: fill_part_idle says why.)
         lanes = query_lanes();
         if (pc.part_firsts != 0u) {
             s.first = part == 0u ? 0u : part_firsts[(part - 1u) * pc.n + s.id];
@@ -762,8 +762,7 @@ void search_cell(work_item w, uint q) {
         // No query of this build is searched: each counts as incomplete
         // (once, in the first of the fill's windows).
         if (part == 0u && q < w.query_end && first_list_window()) atomicAdd(prm.incomplete_queries, 1u);
-    }
-    else if (q < w.query_end && !fill_part_idle(part)) {
+    } else if (q < w.query_end && !fill_part_idle(part)) {
         count = search_query(q, split, reach, local_dim, part, walked, id);
     }
 #ifdef FENNS_KERNEL

@@ -45,9 +45,6 @@ static void bind_build(fenns_bindings *b, fenns_pipeline p, const fenns_frame *f
                         c->layout.sorted.size, p->plan.chunk_shift16, 16, FENNS_CHUNKS);
     fenns__bind_region(b, c, FENNS_BINDING_CANDIDATE_CELLS, c->layout.cells);
     fenns__bind_region(b, c, FENNS_BINDING_CANDIDATE_PARAMS, c->layout.params);
-    /* fenns' parts' first list indices (none: the status block stands in;
-     * the shader reads them only where pc.part_firsts says). */
-    fenns__bind_region(b, f, FENNS_BINDING_PART_FIRSTS, f->layout.part_firsts.size ? f->layout.part_firsts : f->layout.params);
     pc->point_set = c->scratch.buffer != f->scratch.buffer || c->scratch.offset != f->scratch.offset;
 }
 
@@ -127,6 +124,10 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     fenns_push pc = fenns__push_base(p, f->n);
     bind_build(&b, p, f, c, &pc);
     bind_outputs(&b, p, o, mode);
+    /* fenns' parts' first list indices (none: the status block stands in;
+     * the shader reads them only where pc.part_firsts says). */
+    fenns__bind_region(&b, f, FENNS_BINDING_PART_FIRSTS,
+                       f->layout.part_firsts.size ? f->layout.part_firsts : f->layout.params);
     pc.mode = mode;
     pc.sorted_order = o->sorted_order;
     /* CSR: the lists were sized by this search's counting pass; COUNT: this
