@@ -74,12 +74,12 @@
 /* fenns on a GPU: the list fill's general variant splits each query's rows
  * over 4 invocations where a pipeline holds at most FENNS_FILL_LANES4_MAX
  * particles (fenns_plan.fill_lanes; the same as the counts search's lanes
- * there), FENNS_FILL_LANES2_MAX being no larger. Where the CSR search's counting
- * pass split its queries alike, it leaves where each part's neighbours start
- * in the list (the scratch's part_firsts), and each part of the fill writes
- * its rows' neighbours there (local_grid_fenns.glsl's search_query); a fill
- * without them (fixed lists, the caller's counts) walks each query whole in
- * its first part. H200, CSR ms, base -> this (run SF): sph50 16384 0.0964
+ * there), FENNS_FILL_LANES2_MAX being no larger. Where the CSR search's
+ * counting pass split its queries alike, it leaves where each part's
+ * neighbours start in the list (the scratch's part_firsts), and each part of
+ * the fill writes its rows' neighbours there (local_grid_fenns.glsl's
+ * search_query); a fill without them (fixed lists, the caller's counts)
+ * walks each query whole in its first part. H200, CSR ms, base -> this (run SF): sph50 16384 0.0964
  * -> 0.0748, 32768 0.1179 -> 0.1078; cluster 16384 0.1883 -> 0.1373, 32768
  * 0.2473 -> 0.2107; dam 16384 0.1008 -> 0.0803 (the 32768 rows with 2
  * lanes). But a fill without the parts' starts (fixed lists, the caller's
@@ -87,9 +87,9 @@
  * the first idle: at 2^14 particles as fast as one lane a query, at 32768
  * with 4 lanes 23% slower (run SE, CSR sph50 0.1186 -> 0.1461; part 0 then
  * walked every row in one pass, where it now walks the parts in turn), so
- * the fill splits only where that was measured harmless. 2 lanes up to 2^17, as the
- * counts search takes (run SC, whose counting pass was up to 3% slower
- * there, since mended): cluster 65536 0.2728 -> 0.2261 but sph50 131072
+ * the fill splits only where that was measured harmless. 2 lanes up to
+ * 2^17, as the counts search takes (run SC, whose counting pass was up to 3%
+ * slower there, since mended): cluster 65536 0.2728 -> 0.2261 but sph50 131072
  * 0.2100 -> 0.2170 and s1 65536 r=1 0.0467 -> 0.0489. A fill counting
  * its own parts first (run SB) gained at 4 lanes only (sph50 16384 0.0963 ->
  * 0.0865) and lost at 2 (32768 0.1182 -> 0.1307). */

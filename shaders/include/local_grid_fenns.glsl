@@ -68,9 +68,10 @@ layout(constant_id = 8) const uint FIXED_REACH = 0;
 // its states (FENNS_KERNEL_COMBINE), where a GPU's pipeline holds few
 // particles (fenns_plan.query_lanes, fill_lanes and kernel_lanes;
 // FENNS_QUERY_LANES4_MAX, FENNS_FILL_LANES4_MAX and FENNS_KERNEL_LANES4_MAX
-// in src/plan.h say when, and what they gain); 1 elsewhere. The workgroup then holds QUERY_LANES invocations a query of
-// its chunk: invocation k walks part k / slots of query k % slots, so each
-// subgroup walks one part of consecutive queries, and the parts' counts
+// in src/plan.h say when, and what they gain); 1 elsewhere. The workgroup
+// then holds QUERY_LANES invocations a query of its chunk: invocation k
+// walks part k / slots of query k % slots, so each subgroup walks one part
+// of consecutive queries, and the parts' counts
 // (finish_query_lanes) or kernel states (finish_kernel_lanes) meet in
 // shared memory.
 layout(constant_id = 9) const uint QUERY_LANES = 1;
@@ -173,7 +174,7 @@ bool stores_quads(query_state s, bool quads) { return quads; }
 #endif
 
 // The list index of the lane's first entry: 0 where each query has one
-// lane (a constant there), else its part's (fill_query_lanes).
+// lane (a constant there), else its part's (search_query).
 uint list_first(query_state s) { return query_lanes() > 1u ? s.first : 0u; }
 
 // Entry k of the list (u64 entry index).

@@ -89,7 +89,7 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
  * takes from the offsets instead. same_search: the counting pass and the
  * fill of one CSR search (recorded together), so that where both split
  * their queries alike the counting pass leaves where each part's list
- * starts (fenns__part_firsts). */
+ * starts (search_passes.c's part_firsts). */
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
                         const fenns_outputs *o, uint32_t mode, int own_counts, int same_search);
 /* The user kernel's search (FENNS_OUTPUT_KERNEL). */

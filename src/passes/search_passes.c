@@ -110,8 +110,8 @@ static void count_total(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
 /* Whether a CSR search's counting pass (pass search_count) and its fill
  * (search) split each query over the same parts, each a dispatch of the
  * general variant alone: then the counting pass leaves each part's first
- * list index (the scratch's part_firsts) and the fill reads them rather than
- * counting its parts again (local_grid_fenns.glsl's fill_query_lanes). */
+ * list index (the scratch's part_firsts) and the fill's parts write from
+ * there (local_grid_fenns.glsl's finish_query_lanes and search_query). */
 static int part_firsts(fenns_pipeline p, const fenns_frame *f, fenns_pass pass) {
     return p->plan.method == FENNS_METHOD_FENNS && p->plan.fill_lanes > 1u &&
            p->plan.fill_lanes == p->plan.query_lanes && f->n <= p->plan.one_search_dispatch_max &&
