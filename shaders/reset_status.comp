@@ -5,16 +5,22 @@
 // pc.count, the overflows alone: the total and the longest list are their
 // search's), and incomplete_queries started from the build's
 // sort_incomplete (no search of a build that could not sort is whole).
-// One invocation. A dispatch, not fills and a copy: the barrier after
-// transfer commands cost every search call more (H100, run KI: the pass
-// 6.7 -> 5.7 us, and the search after it 3-8 us faster).
+// One invocation, and where a CSR search scans its offsets in one dispatch
+// the scan's look-back states zeroed (scan_lookback.glsl; pc.capacity_hi of
+// them, 16 an invocation). A dispatch, not fills and a copy: the barrier
+// after transfer commands cost every search call more (H100, run KI: the
+// pass 6.7 -> 5.7 us, and the search after it 3-8 us faster).
 #include "header.glsl"
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #include "bindings.glsl"
+layout(std430, binding = FENNS_BINDING_LOOKBACK_STATES) writeonly buffer LookbackStates { uvec4 lookback_states[]; };
 
 void main() {
-    if (gl_LocalInvocationIndex != 0u) return;
+    uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
+    for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < pc.capacity_hi; i += stride)
+        lookback_states[i] = uvec4(0u);
+    if (linear_workgroup() != 0u || gl_LocalInvocationIndex != 0u) return;
     if (pc.count == 0u) {
         prm.total_neighbors = 0u;
         prm.total_neighbors_hi = 0u;

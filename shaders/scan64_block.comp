@@ -6,11 +6,15 @@
 // from the block's start in scan_sums when pc.mode & 1 (more than one
 // block: scan64_reduce.comp's totals, scanned in place) or, pc.mode & 4,
 // from the sum of the unscanned totals before it (scan_block.comp).
+// LOOKBACK 1: the whole scan in this one dispatch (scan_lookback.glsl).
 #include "header.glsl"
 #define USE_SCAN64
+#define USE_PARAMS
+#define PARAMS_ACCESS
 #include "bindings.glsl"
 #define FENNS_POSTED_SUMS64
 #include "scan.glsl"
+#include "scan_lookback.glsl"
 
 // The block's exclusive scan, striped (scan.glsl's striped_block_scan), of
 // u64 values: one u32 scan where no value passes 2^32 - 1 over the block's
@@ -41,7 +45,7 @@ void striped_block_scan64(uvec2 v[FENNS_SCAN_ITEMS], out uvec2 prefix[FENNS_SCAN
 }
 
 void main() {
-    uint block = linear_workgroup();
+    uint block = scan_lookback() ? lookback_block() : linear_workgroup();
     uint first = block * gl_WorkGroupSize.x * FENNS_SCAN_ITEMS;
     if (first >= pc.count) return;
     bool wide_in = (pc.mode & 2u) != 0u;
@@ -56,9 +60,18 @@ void main() {
         WORKGROUP_SHARE_OF_SUM(uvec2, add64, scan_sums, block, before)
         post_workgroup_sum64(before);
     }
+    // Looking back: the block's total, posted before the scan's barriers.
+    if (scan_lookback()) {
+        uvec2 mine = uvec2(0u);
+        for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) mine = add64(mine, v[k]);
+        post_workgroup_sum64(mine);
+    }
     uvec2 prefix[FENNS_SCAN_ITEMS];
     striped_block_scan64(v, prefix);
-    uvec2 start = (pc.mode & 4u) != 0u ? posted_workgroup_sum64() : (pc.mode & 1u) != 0u ? scan_sums[block] : uvec2(0u);
+    uvec2 start = scan_lookback()        ? lookback_start(block, posted_workgroup_sum64())
+                  : (pc.mode & 4u) != 0u ? posted_workgroup_sum64()
+                  : (pc.mode & 1u) != 0u ? scan_sums[block]
+                                         : uvec2(0u);
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
         uint idx = striped_element(first, k);
         if (idx < pc.count) scan_out[idx] = add64(start, prefix[k]);

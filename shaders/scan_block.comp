@@ -12,14 +12,19 @@
 // blocks, then adding their starts (a second read and write of the
 // output): H100, the cell scan of 4M keys 0.058 -> 0.056 ms, the offsets
 // scan of 4M counts 0.100 -> 0.085, of 2^26 1.18 -> 0.93.
+//
+// LOOKBACK 1: the whole scan in this one dispatch (scan_lookback.glsl).
 #include "header.glsl"
 #define USE_SCAN
+#define USE_PARAMS
+#define PARAMS_ACCESS
 #include "bindings.glsl"
 #define FENNS_POSTED_SUMS
 #include "scan.glsl"
+#include "scan_lookback.glsl"
 
 void main() {
-    uint block = linear_workgroup();
+    uint block = scan_lookback() ? lookback_block() : linear_workgroup();
     uint first = block * gl_WorkGroupSize.x * FENNS_SCAN_ITEMS;
     if (first >= pc.count) return;
     uint v[FENNS_SCAN_ITEMS];
@@ -35,8 +40,11 @@ void main() {
         WORKGROUP_SHARE_OF_SUM(uint, add32, scan_sums, block, before)
         post_workgroup_sum(before);
     }
-    striped_block_scan(v);
-    uint start = (pc.mode & 4u) != 0u ? posted_workgroup_sum() : (pc.mode & 1u) != 0u ? scan_sums[block] : 0u;
+    uint total = striped_block_scan(v);
+    uint start = scan_lookback()        ? lookback_start(block, uvec2(total, 0u)).x
+                 : (pc.mode & 4u) != 0u ? posted_workgroup_sum()
+                 : (pc.mode & 1u) != 0u ? scan_sums[block]
+                                        : 0u;
     for (uint k = 0u; k < FENNS_SCAN_ITEMS; ++k) {
         uint idx = striped_element(first, k);
         if (idx < pc.count) scan_out[idx] = start + v[k];

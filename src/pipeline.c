@@ -69,6 +69,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(count_total),
         {NULL, 0}, {NULL, 0}, {NULL, 0}, /* search_kernel and its variants: the caller's */
         FENNS_SPV_(reorder_attributes),
+        FENNS_SPV_(scan_block), FENNS_SPV_(scan64_block), /* their look-back pipelines (LOOKBACK 1) */
     };
     if (fenns__is_search_pass(pass) && method == FENNS_METHOD_FENNS_PAPER)
         return (shader_code)FENNS_SPV_(search_paper);
@@ -204,6 +205,15 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     }
     if ((fenns__is_search_pass(pass) || fenns__is_kernel_pass(pass)) && plan->method == FENNS_METHOD_FENNS)
         values[7] = loop_limit != 0u ? 1u : 0u;
+    /* The scans' one-dispatch pipelines (4: scan_lookback.glsl's LOOKBACK)
+     * and their polls (7: LOOKBACK_POLLS), bounded where the driver stops
+     * loops, none at all for the tests. Their own pipelines: the look-back
+     * compiled into the two-dispatch scans slowed them (H200, the offsets
+     * scan of 4M counts 0.044 -> 0.048 ms). */
+    if (pass == FENNS_PASS_scan_lookback || pass == FENNS_PASS_scan64_lookback) {
+        values[4] = 1u;
+        values[7] = plan->scan_lookback == 2u ? 2u : loop_limit != 0u ? 1u : 0u;
+    }
     if (fenns__is_kernel_pass(pass)) {
         /* One pipeline for every size: sorted particles in chunks only when
          * the capacity needs them. fenns-paper's walk uses no local grid. */
@@ -222,6 +232,9 @@ static int kept_in_store(fenns_pipeline p, fenns_pass pass) {
 static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_kernel_info *kernel) {
     fenns_context ctx = p->ctx;
     if (!fenns__method_runs(p->plan.method, pass)) return FENNS_SUCCESS;
+    /* The one-dispatch scans only where the plan looks back (not on CPU drivers). */
+    if ((pass == FENNS_PASS_scan_lookback || pass == FENNS_PASS_scan64_lookback) && !p->plan.scan_lookback)
+        return FENNS_SUCCESS;
     shader_code code = code_of(pass, p->plan.method);
     size_t content_words = 0; /* a kernel's SPIR-V is named by its words, a built-in's by its address */
     if (fenns__is_kernel_pass(pass)) {
@@ -343,6 +356,18 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
      * ranked (the tests run both on lavapipe). The section order holds the
      * pass's shared arrays for one cell an invocation: every ranked plan's,
      * but for one forced by section past its size. */
+    /* A GPU scans the cell table and the CSR offsets in one dispatch each
+     * (scan_lookback.glsl), sparing a launch and a drain and a read of the
+     * input. A CPU driver keeps two: its barriers drain nothing, and a
+     * waiting workgroup spins on a core (lavapipe, several threads: blocks
+     * that had waited wrote nothing and marked nothing, scan_lookback.glsl).
+     * FENNS_SCAN_LOOKBACK=0 forces two; 1 asks for one
+     * where the driver does not stop loops (never on llvmpipe); 2 makes
+     * every look-back give up at once, which no block waits on (the tests'
+     * check that a scan that gives up is reported, not silent). */
+    plan->scan_lookback = !context->cpu_device && !context->loop_limit ? 1u : 0u;
+    if (env_number("FENNS_SCAN_LOOKBACK", 0, 2, &v) && (v != 1u || !context->loop_limit))
+        plan->scan_lookback = (uint32_t)v;
     int can_order = fenns_plan_ranked(plan) && plan->work_list_cells == 1u;
     int in_order = env_bit("FENNS_WORK_LIST_IN_ORDER");
     plan->work_list_in_order = can_order && (in_order >= 0 ? in_order : !context->cpu_device);

@@ -60,7 +60,9 @@
     X(search_kernel)        \
     X(search_kernel_local7) \
     X(search_kernel_local9) \
-    X(reorder_attributes)
+    X(reorder_attributes)   \
+    X(scan_lookback)        \
+    X(scan64_lookback)
 
 typedef enum fenns_pass {
 #define FENNS_PASS_ENUM_(name) FENNS_PASS_##name,
@@ -185,16 +187,33 @@ void fenns__barrier(VkCommandBuffer cmd, fenns_pipeline p);
 /* Push constants with the fields every pass shares. */
 fenns_push fenns__push_base(fenns_pipeline p, uint32_t n);
 
+/* How a scan runs: reduce, then scan (two dispatches or more), or in one
+ * dispatch where the pass before it zeroed the look-back's states at the
+ * sums (scan_lookback.glsl), a failure of which marks the build's
+ * sort_incomplete or the search's incomplete_queries. */
+typedef enum fenns_scan_lookback {
+    FENNS_SCAN_TWO_DISPATCHES,
+    FENNS_SCAN_LOOKBACK_BUILD,
+    FENNS_SCAN_LOOKBACK_SEARCH
+} fenns_scan_lookback;
+
+/* The scratch a scan keeps its sums (or states) in, its status block, and how it runs. */
+typedef struct fenns_scan_place {
+    VkBuffer scratch;
+    VkDeviceSize params_offset;
+    fenns_scan_lookback lookback;
+} fenns_scan_place;
+
 /* Device-wide exclusive scan: out[i] = sum of in[0..i) for i < count, with in
  * read as 0 at and beyond count_in. `in` and `out` may be the same range. */
-void fenns__record_scan(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena, VkBuffer scratch, VkDeviceSize sums_offset,
-                        VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer, VkDeviceSize out_offset,
-                        uint32_t count_in, uint32_t count);
+void fenns__record_scan(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena, const fenns_scan_place *at,
+                        VkDeviceSize sums_offset, VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer,
+                        VkDeviceSize out_offset, uint32_t count_in, uint32_t count);
 
 /* The CSR offsets: u32 counts in, u64 exclusive sums out (count = n + 1
  * entries, the last the total); block sums in the scratch at sums_offset. */
-void fenns__record_scan64(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena, VkBuffer scratch, VkDeviceSize sums_offset,
-                          VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer, VkDeviceSize out_offset,
-                          uint32_t count_in, uint32_t count);
+void fenns__record_scan64(VkCommandBuffer cmd, fenns_pipeline p, fenns_descriptor_arena arena, const fenns_scan_place *at,
+                          VkDeviceSize sums_offset, VkBuffer in_buffer, VkDeviceSize in_offset, VkBuffer out_buffer,
+                          VkDeviceSize out_offset, uint32_t count_in, uint32_t count);
 
 #endif

@@ -242,6 +242,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     uint64_t groups = (uint64_t)info->max_particles / ((uint64_t)wg * 16u) + 1u;
     out->count_groups = (uint32_t)(groups > 512 ? 512 : groups);
     out->scan_direct_blocks = FENNS_SCAN_DIRECT_BLOCKS;
+    out->scan_lookback = 0; /* the device's choice (fenns_pipeline_create) */
     /* The search work list: one cell an invocation where that keeps its
      * blocks few (H100, one against four: the pass 0.016 -> 0.013 ms at 4M
      * particles, 128 blocks against 32; 0.062 -> 0.052 at 2^26, 2048 against
@@ -378,14 +379,29 @@ uint64_t fenns_plan_work_list_blocks(const fenns_plan *plan) {
     return ((uint64_t)plan->cell_capacity + 2u + per_block - 1u) / per_block;
 }
 
+uint64_t fenns_plan_scan_blocks(const fenns_plan *plan, uint64_t count) {
+    uint64_t block = fenns_plan_scan_block(plan);
+    return (count + block - 1) / block;
+}
+
+int fenns_plan_scan_looks_back(const fenns_plan *plan, uint64_t count) {
+    uint64_t blocks = fenns_plan_scan_blocks(plan, count);
+    return plan->scan_lookback != 0u && blocks > 1u && blocks <= FENNS_SCAN_LOOKBACK_BLOCKS_MAX;
+}
+
+uint64_t fenns_plan_scan_lookback_bytes(const fenns_plan *plan, uint64_t count) {
+    return 16u * (fenns_plan_scan_blocks(plan, count) + 1u);
+}
+
 uint64_t fenns_plan_scan_sums_bytes(const fenns_plan *plan, uint64_t count) {
-    /* One level of block sums per recursion, each 256-byte aligned (as scan.c lays them out). */
-    uint64_t block = fenns_plan_scan_block(plan), total = 0;
+    /* One level of block sums per recursion, each 256-byte aligned (as scan.c
+     * lays them out), or the look-back's states where they are more. */
+    uint64_t block = fenns_plan_scan_block(plan), total = 0, lookback = fenns_plan_scan_lookback_bytes(plan, count);
     while (count > block) {
         count = (count + block - 1) / block;
         total += align_up(8u * count, 256u); /* u64 sums (the offsets scan); u32 scans use half */
     }
-    return total + 256u;
+    return total + 256u > lookback ? total + 256u : lookback;
 }
 
 void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_scratch_plan *out) {

@@ -163,6 +163,11 @@ typedef struct fenns_plan {
     uint32_t work_list_cells;     /* search work (search_work.comp): cells an invocation takes, 1
                                      where that keeps its blocks within FENNS_WORK_LIST_BLOCKS
                                      (each block sums the totals before it), else 4 */
+    uint32_t scan_lookback;       /* the cell scan (but radix's) and the CSR offsets scan in one
+                                     dispatch each where they are short
+                                     (fenns_plan_scan_looks_back): 1 on a GPU, 0 on CPU
+                                     drivers; 2 for tests (every look-back gives up at once);
+                                     set at pipeline creation */
     uint32_t scan_direct_blocks;  /* device-wide scans: blocks up to which each block adds the
                                      totals before it itself (else their totals are scanned) */
     uint32_t chunk_shift16;       /* log2 of vec4 elements per chunk binding */
@@ -296,6 +301,15 @@ uint64_t fenns_plan_work_list_blocks(const fenns_plan *plan);
  * bytes its block sums need for a scan of `count` elements. */
 uint32_t fenns_plan_scan_block(const fenns_plan *plan);
 uint64_t fenns_plan_scan_sums_bytes(const fenns_plan *plan, uint64_t count);
+/* Blocks of a device-wide scan of `count` elements. */
+uint64_t fenns_plan_scan_blocks(const fenns_plan *plan, uint64_t count);
+/* Whether a scan of `count` elements runs in one dispatch
+ * (scan_lookback.glsl): where the plan looks back and the scan has more
+ * than one block and at most FENNS_SCAN_LOOKBACK_BLOCKS_MAX. */
+int fenns_plan_scan_looks_back(const fenns_plan *plan, uint64_t count);
+/* The look-back states of a one-dispatch scan of `count` elements: the
+ * ticket's 16 bytes, then 16 a block. */
+uint64_t fenns_plan_scan_lookback_bytes(const fenns_plan *plan, uint64_t count);
 
 /* The coarse grid and cell table the GPU derives for a box (mirrors grid_setup.comp). */
 void fenns_plan_coarse_dims(const fenns_plan *plan, const float domain_min[3], const float domain_max[3],

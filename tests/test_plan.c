@@ -79,8 +79,9 @@ static void check_shared_declared(const char *name, const fenns_plan_limits *l, 
 static void check_spirv_reader(void) {
     size_t bytes;
     const uint32_t *scan = fenns__pass_spirv(FENNS_PASS_scan_block, FENNS_METHOD_FENNS, &bytes);
-    /* scan.glsl's subgroup totals and posted sums (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP u32 each). */
-    CHECK(fenns__spirv_shared_bytes(scan, bytes / 4u, NULL, 0) == 2u * 4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP),
+    /* scan.glsl's subgroup totals and posted sums (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP u32 each),
+     * and scan_lookback.glsl's block and start (a u32 and a uvec2). */
+    CHECK(fenns__spirv_shared_bytes(scan, bytes / 4u, NULL, 0) == 2u * 4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP) + 12u,
           "scan_block's shared totals");
     /* section_sort: two u32 arrays of constant_id 1 (its sort capacity) elements, and more. */
     const uint32_t *sort = fenns__pass_spirv(FENNS_PASS_section_sort, FENNS_METHOD_FENNS, &bytes);

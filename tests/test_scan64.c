@@ -3,8 +3,13 @@
  * 2^32, against the host's prefix sums. White-box: it records the internal
  * pass directly, so the carries of every level (a block's 16-bit digit
  * sums, the block sums, the levels above) are exercised without the 16 GiB
- * of lists such totals mean in a real search.
+ * of lists such totals mean in a real search. Every way a scan runs: two
+ * dispatches (each block summing the totals before it, or levels of
+ * recursion) and one (the look-back, scan_lookback.glsl: on GPUs), and a
+ * look-back that gives up (FENNS_SCAN_LOOKBACK=2, on every driver): marked
+ * in the status, its outputs no more than the true ones.
  */
+#define _POSIX_C_SOURCE 200809L /* setenv: a pipeline whose look-backs give up */
 #include "check.h"
 
 #include <stdlib.h>
@@ -15,28 +20,48 @@
 
 static fenns_test_gpu g;
 
+/* How a scan runs: two dispatches, each block summing the totals before it
+ * (direct) or a scan of the totals (recursive), or one (look-back). */
+typedef enum scan_way { WAY_DIRECT, WAY_RECURSIVE, WAY_LOOKBACK } scan_way;
+static const char *const way_names[] = {"direct   ", "recursive", "look-back"};
+
 /* Scans `n` counts through fenns__record_scan64 (wide) or fenns__record_scan
- * (u32, as the cell tables' scan: sums mod 2^32) and compares all n+1 outputs. */
-static void check_scan(const char *name, fenns_pipeline p, const uint32_t *counts, uint32_t n, int wide) {
-    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
-    fenns_test_buffer in, out, sums;
-    const VkDeviceSize width = wide ? 8u : 4u;
+ * (u32, as the cell tables' scan: sums mod 2^32) and compares all n+1 outputs
+ * with the host's. gives_up: a pipeline whose look-backs give up at once;
+ * then every block but the first must be marked in the status (the build's
+ * sort_incomplete for u32, the search's incomplete_queries for u64) and no
+ * output may pass the true one. */
+static void check_scan(const char *name, fenns_pipeline p, const uint32_t *counts, uint32_t n, int wide, scan_way way,
+                       int gives_up) {
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    fenns_test_buffer in, out, scratch;
+    /* A scratch of the sums (or states), then the status block. */
+    const VkDeviceSize width = wide ? 8u : 4u, sums_bytes = fenns_plan_scan_sums_bytes(&p->plan, (uint64_t)n + 1u);
+    const VkDeviceSize params_at = (sums_bytes + 255u) / 256u * 256u, scratch_bytes = params_at + sizeof(fenns_gpu_params);
     int ok = fenns_test_buffer_create(&g, 4u * (VkDeviceSize)n, usage, FENNS_TEST_HOST_VISIBLE, &in) == VK_SUCCESS &&
              fenns_test_buffer_create(&g, width * ((VkDeviceSize)n + 1u), usage, FENNS_TEST_HOST_VISIBLE, &out) == VK_SUCCESS &&
-             fenns_test_buffer_create(&g, fenns_plan_scan_sums_bytes(&p->plan, (uint64_t)n + 1u), usage,
-                                      FENNS_TEST_DEVICE_LOCAL, &sums) == VK_SUCCESS;
+             fenns_test_buffer_create(&g, scratch_bytes, usage, FENNS_TEST_HOST_VISIBLE, &scratch) == VK_SUCCESS;
     CHECK(ok, "%s: buffers", name);
     VkCommandBuffer cmd;
     if (ok) {
         memcpy(in.mapped, counts, 4u * (size_t)n);
         memset(out.mapped, 0xAB, (size_t)width * ((size_t)n + 1u));
+        /* The look-back's states start at zero (grid setup or reset status
+         * zeroes them before a real scan); the two-dispatch sums as garbage. */
+        memset(scratch.mapped, way == WAY_LOOKBACK ? 0 : 0xA5, (size_t)sums_bytes);
+        memset((char *)scratch.mapped + params_at, 0, sizeof(fenns_gpu_params));
         ok = fenns_test_begin(&g, &cmd) == VK_SUCCESS;
     }
     if (ok) {
+        p->plan.scan_direct_blocks = way == WAY_RECURSIVE ? 1u : FENNS_SCAN_DIRECT_BLOCKS;
+        fenns_scan_place at = {scratch.buffer, params_at,
+                               way != WAY_LOOKBACK ? FENNS_SCAN_TWO_DISPATCHES
+                               : wide              ? FENNS_SCAN_LOOKBACK_SEARCH
+                                                   : FENNS_SCAN_LOOKBACK_BUILD};
         if (wide)
-            fenns__record_scan64(cmd, p, g.arena, sums.buffer, 0, in.buffer, 0, out.buffer, 0, n, n + 1u);
+            fenns__record_scan64(cmd, p, g.arena, &at, 0, in.buffer, 0, out.buffer, 0, n, n + 1u);
         else
-            fenns__record_scan(cmd, p, g.arena, sums.buffer, 0, in.buffer, 0, out.buffer, 0, n, n + 1u);
+            fenns__record_scan(cmd, p, g.arena, &at, 0, in.buffer, 0, out.buffer, 0, n, n + 1u);
         fenns_test_cmd_barrier(cmd);
         ok = fenns_test_submit(&g, cmd) == VK_SUCCESS;
         CHECK(ok, "%s: submit", name);
@@ -44,22 +69,35 @@ static void check_scan(const char *name, fenns_pipeline p, const uint32_t *count
     if (ok) {
         const uint64_t *got64 = out.mapped;
         const uint32_t *got32 = out.mapped;
-        uint64_t sum = 0, bad = 0;
+        uint64_t sum = 0, bad = 0, above = 0;
         for (uint32_t i = 0; i <= n; ++i) {
             uint64_t got = wide ? got64[i] : got32[i], want = wide ? sum : (uint32_t)sum;
-            if (got != want && bad++ < 3)
-                CHECK(0, "%s: offsets[%u] = %llu, expected %llu", name, i, (unsigned long long)got,
+            above += got > want;
+            if (got != want && bad++ < 3 && !gives_up)
+                CHECK(0, "%s (%s): offsets[%u] = %llu, expected %llu", name, way_names[way], i, (unsigned long long)got,
                       (unsigned long long)want);
             if (i < n) sum += counts[i];
         }
-        CHECK(bad == 0, "%s: %llu offsets wrong", name, (unsigned long long)bad);
-        printf("  %-28s %s, %s n=%-8u total %llu (%.1f x 2^32)\n", name, wide ? "u64" : "u32",
-               p->plan.scan_direct_blocks > 1u ? "direct   " : "recursive", n, (unsigned long long)sum,
-               (double)sum / 4294967296.0);
+        const fenns_gpu_params *status = (const fenns_gpu_params *)((const char *)scratch.mapped + params_at);
+        uint32_t marked = wide ? status->incomplete_queries : status->sort_incomplete;
+        uint64_t blocks = fenns_plan_scan_blocks(&p->plan, (uint64_t)n + 1u);
+        if (gives_up) {
+            /* Every block but the first gave up: marked, and started from
+             * what it had added (nothing), never past its true start. */
+            CHECK(marked == blocks - 1u, "%s: %u blocks marked as given up, expected %llu", name, marked,
+                  (unsigned long long)(blocks - 1u));
+            CHECK(above == 0, "%s: %llu outputs past the true ones", name, (unsigned long long)above);
+            CHECK(bad > 0, "%s: a scan that gave up matched the true one", name);
+        } else {
+            CHECK(bad == 0, "%s: %llu offsets wrong", name, (unsigned long long)bad);
+            CHECK(marked == 0, "%s: %u blocks marked as given up", name, marked);
+        }
+        printf("  %-28s %s, %s n=%-8u total %llu (%.1f x 2^32)%s\n", name, wide ? "u64" : "u32", way_names[way], n,
+               (unsigned long long)sum, (double)sum / 4294967296.0, gives_up ? ", gave up" : "");
     }
     fenns_test_buffer_destroy(&g, &in);
     fenns_test_buffer_destroy(&g, &out);
-    fenns_test_buffer_destroy(&g, &sums);
+    fenns_test_buffer_destroy(&g, &scratch);
 }
 
 int main(void) {
@@ -80,24 +118,44 @@ int main(void) {
             counts[i] = (x % 997u == 0u) ? (uint32_t)(x >> 32) : (uint32_t)(x % 200u);
         }
         /* Each way a block finds its start: the totals before it summed by
-         * the block itself (the planner's way up to scan_direct_blocks), and
-         * a scan of the totals (forced: levels of recursion). */
+         * the block itself (the planner's way up to scan_direct_blocks), a
+         * scan of the totals (forced: levels of recursion), and the
+         * look-back in one dispatch. */
         uint32_t *hostile = malloc(4u * (size_t)N);
-        for (int direct = 1; direct >= 0 && hostile; --direct) {
-            p->plan.scan_direct_blocks = direct ? FENNS_SCAN_DIRECT_BLOCKS : 1u;
+        /* Only GPUs look back (lavapipe gives a waiting workgroup's
+         * predecessors no progress: fenns never looks back there); on
+         * lavapipe the look-back that gives up is checked below, which
+         * waits on nothing. */
+        int lookback_safe = !g.context->cpu_device;
+        if (!lookback_safe) printf("  (the look-back's sums not checked: a CPU driver)\n");
+        for (int w = WAY_DIRECT; w <= (lookback_safe ? WAY_LOOKBACK : WAY_RECURSIVE) && hostile; ++w) {
+            scan_way way = (scan_way)w;
             memcpy(hostile, counts, 4u * (size_t)N);
-            check_scan("mixed, huge every ~1000", p, hostile, N, 1);
-            check_scan("mixed, huge every ~1000", p, hostile, N, 0);
+            check_scan("mixed, huge every ~1000", p, hostile, N, 1, way, 0);
+            check_scan("mixed, huge every ~1000", p, hostile, N, 0, way, 0);
             /* Every count 2^32 - 1: every digit and every carry at its maximum. */
             for (uint32_t i = 0; i < N; ++i) hostile[i] = UINT32_MAX;
-            check_scan("all 2^32-1", p, hostile, N, 1);
+            check_scan("all 2^32-1", p, hostile, N, 1, way, 0);
             /* Small and exact: one block, then block boundaries. */
             for (uint32_t i = 0; i < N; ++i) hostile[i] = i % 7u;
-            check_scan("one block", p, hostile, 1000, 1);
-            check_scan("block boundary", p, hostile, 1024, 1);
-            check_scan("two levels", p, hostile, 1024 * 1024 + 1, 1);
-            check_scan("two levels", p, hostile, 1024 * 1024 + 1, 0);
+            check_scan("one block", p, hostile, 1000, 1, way, 0);
+            check_scan("block boundary", p, hostile, 1024, 1, way, 0);
+            check_scan("two levels", p, hostile, 1024 * 1024 + 1, 1, way, 0);
+            check_scan("two levels", p, hostile, 1024 * 1024 + 1, 0, way, 0);
         }
+        /* A look-back that gives up (FENNS_SCAN_LOOKBACK=2: at once), as one
+         * may where the driver stops loops: reported, and no output past
+         * the true one, so nothing a later pass writes by them leaves its range. */
+        setenv("FENNS_SCAN_LOOKBACK", "2", 1);
+        fenns_pipeline quitter = NULL;
+        CHECK(fenns_pipeline_create(g.context, &pci, &quitter) == FENNS_SUCCESS, "pipeline (look-backs that give up)");
+        unsetenv("FENNS_SCAN_LOOKBACK");
+        if (quitter && hostile) {
+            for (uint32_t i = 0; i < N; ++i) hostile[i] = 1u + i % 5u;
+            check_scan("giving up", quitter, hostile, 10 * 1024 + 3, 1, WAY_LOOKBACK, 1);
+            check_scan("giving up", quitter, hostile, 10 * 1024 + 3, 0, WAY_LOOKBACK, 1);
+        }
+        fenns_pipeline_destroy(quitter);
         CHECK(hostile != NULL, "host memory");
         free(hostile);
     }

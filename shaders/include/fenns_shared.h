@@ -68,6 +68,9 @@
 #define FENNS_BINDING_RADIX_HISTOGRAM 13
 #define FENNS_BINDING_RADIX_VALUES_IN 14
 #define FENNS_BINDING_RADIX_VALUES_OUT 15
+#define FENNS_BINDING_LOOKBACK_STATES 14 /* the coarse count and reset status: the look-back states
+                                           of the one-dispatch scan after them, zeroed (in the scan
+                                           itself they lie at FENNS_BINDING_SCAN_SUMS) */
 #define FENNS_BINDING_COUNT 28
 
 /* Workgroup-size limits the shaders are written for. */
@@ -78,6 +81,15 @@
 #define FENNS_WORK_LIST_CELLS 4 /* most cells an invocation of the search work list takes */
 #define FENNS_WORK_LIST_BLOCKS 2048 /* its blocks, up to which it takes fewer (fenns_plan.work_list_cells) */
 #define FENNS_SCAN_DIRECT_BLOCKS 8192 /* blocks up to which each adds the totals before it itself */
+/* A scan in one dispatch (scan_lookback.glsl): where the driver stops loops
+ * (llvmpipe), the most polls a block's look-back makes before it gives up,
+ * and the pass marks its output incomplete. */
+#define FENNS_SCAN_LOOKBACK_POLLS 16384
+/* Scans of at most this many blocks (of FENNS_SCAN_ITEMS * workgroup
+ * elements) look back; longer ones wait along their chain of blocks
+ * (H200, the cell scan of sph50 16384 0.0122 -> 0.0100 ms, 65536 0.0123
+ * -> 0.0115, but 262144 0.0131 -> 0.0153, 4M 0.034 -> 0.066; run TA). */
+#define FENNS_SCAN_LOOKBACK_BLOCKS_MAX 128
 #define FENNS_MAX_FINE_DIM 32   /* per axis of the local grid */
 #define FENNS_MAX_COARSE_DIM 1048576 /* grid cells per axis (2^20): grid coordinates keep 3
                                        fractional bits in float */
@@ -159,7 +171,9 @@ FENNS_STRUCT(fenns_push) {
     FENNS_U32 mode;            /* FENNS_MODE_* / pass-specific switch */
     FENNS_U32 capacity;        /* FIXED: entries per particle; CSR: indices capacity (low 32 bits);
                                   grid setup: 1 when it writes the status block's first values */
-    FENNS_U32 capacity_hi;     /* CSR: indices capacity, high 32 bits */
+    FENNS_U32 capacity_hi;     /* CSR: indices capacity, high 32 bits; coarse count and reset
+                                  status: the 16-byte states of a one-dispatch scan after it
+                                  (scan_lookback.glsl) to zero at scan_sums, 0: none */
     FENNS_U32 cell_capacity;   /* coarse cells a grid may use; keys = cell_capacity * sections + 1 */
     FENNS_U32 chunk_shift16;   /* log2 of 16-byte elements per chunk binding */
     FENNS_U32 chunk_shift4;    /* log2 of 4-byte elements per chunk binding */

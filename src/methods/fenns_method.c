@@ -346,7 +346,7 @@ static int check_search(fenns_pipeline p, const fenns_search_info *info, const c
 }
 
 static void reset_status_step(VkCommandBuffer cmd, fenns_pipeline p, const fenns_recording *r) {
-    fenns__pass_reset_status(cmd, p, &r->f, r->counts_ready);
+    fenns__pass_reset_status(cmd, p, &r->f, r->counts_ready, r->counts_ready || r->counts_for_lists);
     /* Another scratch region than the status: no barrier between the two. */
     if (r->sorted_to_original.buffer != VK_NULL_HANDLE && r->f.n)
         fenns__copy_permutation(cmd, p, &r->f, &r->sorted_to_original);

@@ -113,6 +113,20 @@ static fenns_push grid_sizing(fenns_bindings *b, fenns_pipeline p, const fenns_f
     return pc;
 }
 
+/* The entries the cell scan scans: fenns by coarse cell, the C coarse cells
+ * and the invalid one, counted one entry on; else the K section keys and
+ * their end. */
+static uint32_t cell_scan_entries(fenns_pipeline p) {
+    return p->plan.by_cell ? p->plan.cell_capacity + 2u : p->plan.section_keys + 1u;
+}
+
+/* The cell scan in one dispatch where the plan says so, but radix's: its
+ * sort's own scans use the sums before the cell scan. */
+static fenns_scan_lookback cell_scan_lookback(fenns_pipeline p) {
+    int one = fenns_plan_scan_looks_back(&p->plan, cell_scan_entries(p)) && p->plan.method != FENNS_METHOD_RADIX;
+    return one ? FENNS_SCAN_LOOKBACK_BUILD : FENNS_SCAN_TWO_DISPATCHES;
+}
+
 void fenns__pass_grid_setup(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {
     fenns_bindings b = {.arena = f->arena};
     fenns_push pc = grid_sizing(&b, p, f);
@@ -178,6 +192,13 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     pc.gpu_count = fenns__uses_gpu_count(f);
     pc.mode = p->plan.shared_histogram;
     bind_ranks(&b, p, f, &pc);
+    /* And the cell scan's look-back states, where it looks back. */
+    fenns_region states = {f->layout.scan_sums.offset, 0};
+    if (cell_scan_lookback(p) != FENNS_SCAN_TWO_DISPATCHES) {
+        states.size = fenns_plan_scan_lookback_bytes(&p->plan, cell_scan_entries(p));
+        pc.capacity_hi = (uint32_t)(states.size / 16u);
+    }
+    fenns__bind_region(&b, f, FENNS_BINDING_LOOKBACK_STATES, states);
     fenns__dispatch(cmd, p, FENNS_PASS_coarse_count, &b, &pc, placement_groups(p, f));
 }
 
@@ -191,15 +212,14 @@ void fenns__pass_cell_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_fr
      * key k at k: the K + 1 entries scanned are the starts already. */
     VkDeviceSize cells = f->scratch.offset + f->layout.cells.offset, sums = f->scratch.offset + f->layout.scan_sums.offset;
     uint32_t keys = p->plan.section_keys, counted = p->plan.method == FENNS_METHOD_FENNS ? keys + 1u : keys;
+    uint32_t entries = cell_scan_entries(p);
+    fenns_scan_place at = {f->scratch.buffer, f->scratch.offset + f->layout.params.offset, cell_scan_lookback(p)};
     if (p->plan.by_cell) {
         VkDeviceSize coarse = cells + 4u * (VkDeviceSize)p->plan.work_base;
-        uint32_t entries = p->plan.cell_capacity + 2u;
-        fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, sums, f->scratch.buffer, coarse, f->scratch.buffer, coarse,
-                           entries, entries);
+        fenns__record_scan(cmd, p, f->arena, &at, sums, f->scratch.buffer, coarse, f->scratch.buffer, coarse, entries, entries);
         return;
     }
-    fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, sums, f->scratch.buffer, cells, f->scratch.buffer, cells, counted,
-                       keys + 1u);
+    fenns__record_scan(cmd, p, f->arena, &at, sums, f->scratch.buffer, cells, f->scratch.buffer, cells, counted, entries);
 }
 
 void fenns__pass_cell_cursors(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f) {

@@ -81,7 +81,10 @@ typedef struct fenns_kernel_outputs {
     int counts;                /* 1: counts too */
     VkDescriptorSet user_set;  /* set 1, or VK_NULL_HANDLE */
 } fenns_kernel_outputs;
-void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready);
+/* offsets_scan: the search scans CSR offsets after it (whose look-back
+ * states this pass zeroes where the scan is one dispatch). */
+void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready,
+                              int offsets_scan);
 /* The search of f's particles among the candidates c: f itself, or
  * another build on f's grid (point sets). own_counts: in CSR, the lists were
  * sized by this search's own counting pass, so a query with none is not

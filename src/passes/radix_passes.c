@@ -50,8 +50,9 @@ void fenns__pass_radix_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_f
         fenns__bind_region(&count, f, FENNS_BINDING_RADIX_HISTOGRAM, f->layout.radix_histogram);
         fenns__dispatch(cmd, p, FENNS_PASS_radix_count, &count, &pc, tiles);
         fenns__barrier(cmd, p);
-        fenns__record_scan(cmd, p, f->arena, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset,
-                           f->scratch.buffer, histogram, f->scratch.buffer, histogram, entries, entries);
+        fenns_scan_place at = {f->scratch.buffer, f->scratch.offset + f->layout.params.offset, FENNS_SCAN_TWO_DISPATCHES};
+        fenns__record_scan(cmd, p, f->arena, &at, f->scratch.offset + f->layout.scan_sums.offset, f->scratch.buffer,
+                           histogram, f->scratch.buffer, histogram, entries, entries);
         fenns__barrier(cmd, p);
         fenns_bindings scatter = {.arena = f->arena};
         bind_array(&scatter, f, FENNS_BINDING_RADIX_KEYS_IN, pass % 2u);

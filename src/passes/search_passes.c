@@ -4,7 +4,14 @@
 
 #include "passes.h"
 
-void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready) {
+/* The CSR offsets scan in one dispatch where the plan says so. */
+static fenns_scan_lookback offsets_scan_lookback(fenns_pipeline p, const fenns_frame *f) {
+    return fenns_plan_scan_looks_back(&p->plan, (uint64_t)f->n + 1u) ? FENNS_SCAN_LOOKBACK_SEARCH
+                                                                    : FENNS_SCAN_TWO_DISPATCHES;
+}
+
+void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, int counts_ready,
+                              int offsets_scan) {
     /* total_neighbors (u64), list_overflow and max_neighbors belong to one
      * search; with the counts ready, the total and the longest list are the
      * counting search's (the fill rewrites the total from the offsets).
@@ -14,7 +21,19 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.count = counts_ready ? 1u : 0u;
-    fenns__dispatch(cmd, p, FENNS_PASS_reset_status, &b, &pc, 1u);
+    /* And the offsets scan's look-back states, where it looks back: a
+     * workgroup for each 16 states a thread (n / 2^16 states), the first of
+     * which also clears the status. */
+    fenns_region states = {f->layout.scan_sums.offset, 0};
+    uint64_t groups = 1;
+    if (offsets_scan && offsets_scan_lookback(p, f) != FENNS_SCAN_TWO_DISPATCHES) {
+        states.size = fenns_plan_scan_lookback_bytes(&p->plan, (uint64_t)f->n + 1u);
+        pc.capacity_hi = (uint32_t)(states.size / 16u);
+        uint64_t per_group = 16u * (uint64_t)p->plan.workgroup_size;
+        groups = (pc.capacity_hi + per_group - 1u) / per_group;
+    }
+    fenns__bind_region(&b, f, FENNS_BINDING_LOOKBACK_STATES, states);
+    fenns__dispatch(cmd, p, FENNS_PASS_reset_status, &b, &pc, groups);
 }
 
 /* Whether the indices range fits the first binding (the one-store variants). */
@@ -195,7 +214,8 @@ void fenns__copy_permutation(VkCommandBuffer cmd, fenns_pipeline p, const fenns_
 }
 
 void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
-    fenns__record_scan64(cmd, p, f->arena, f->scratch.buffer, f->scratch.offset + f->layout.scan_sums.offset, o->counts.buffer,
+    fenns_scan_place at = {f->scratch.buffer, f->scratch.offset + f->layout.params.offset, offsets_scan_lookback(p, f)};
+    fenns__record_scan64(cmd, p, f->arena, &at, f->scratch.offset + f->layout.scan_sums.offset, o->counts.buffer,
                          o->counts.offset, o->offsets.buffer, o->offsets.offset, f->n, f->n + 1u);
 }
 
