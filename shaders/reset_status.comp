@@ -7,7 +7,7 @@
 // sort_incomplete (no search of a build that could not sort is whole).
 // One invocation, and where a CSR search scans its offsets in one dispatch
 // the scan's look-back states zeroed (scan_lookback.glsl; pc.capacity_hi of
-// them, 16 an invocation). A dispatch, not fills and a copy: the barrier
+// them, an invocation each). A dispatch, not fills and a copy: the barrier
 // after transfer commands cost every search call more (H100, run KI: the
 // pass 6.7 -> 5.7 us, and the search after it 3-8 us faster).
 #include "header.glsl"

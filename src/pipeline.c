@@ -347,15 +347,6 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
     plan->one_search_dispatch_max = fenns && !context->cpu_device ? FENNS_ONE_SEARCH_DISPATCH_MAX : 0u;
     if (fenns && env_number("FENNS_ONE_SEARCH_DISPATCH_MAX", 0, UINT32_MAX, &v))
         plan->one_search_dispatch_max = (uint32_t)v;
-    /* Ranked builds run the search work list's second pass in the section
-     * order's first workgroups (section_order.comp), which spares a GPU a
-     * pass's draining. A CPU driver drains nothing, and runs the section
-     * order's own workgroups slower in that shader (lavapipe, sph50 262144:
-     * the pass 23 -> 37 ms), so there the pass stays on its own.
-     * FENNS_WORK_LIST_IN_ORDER=0 or 1 forces either where the build is
-     * ranked (the tests run both on lavapipe). The section order holds the
-     * pass's shared arrays for one cell an invocation: every ranked plan's,
-     * but for one forced by section past its size. */
     /* A GPU scans the cell table and the CSR offsets in one dispatch each
      * (scan_lookback.glsl), sparing a launch and a drain and a read of the
      * input. A CPU driver keeps two: its barriers drain nothing, and a
@@ -368,6 +359,15 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
     plan->scan_lookback = !context->cpu_device && !context->loop_limit ? 1u : 0u;
     if (env_number("FENNS_SCAN_LOOKBACK", 0, 2, &v) && (v != 1u || !context->loop_limit))
         plan->scan_lookback = (uint32_t)v;
+    /* Ranked builds run the search work list's second pass in the section
+     * order's first workgroups (section_order.comp), which spares a GPU a
+     * pass's draining. A CPU driver drains nothing, and runs the section
+     * order's own workgroups slower in that shader (lavapipe, sph50 262144:
+     * the pass 23 -> 37 ms), so there the pass stays on its own.
+     * FENNS_WORK_LIST_IN_ORDER=0 or 1 forces either where the build is
+     * ranked (the tests run both on lavapipe). The section order holds the
+     * pass's shared arrays for one cell an invocation: every ranked plan's,
+     * but for one forced by section past its size. */
     int can_order = fenns_plan_ranked(plan) && plan->work_list_cells == 1u;
     int in_order = env_bit("FENNS_WORK_LIST_IN_ORDER");
     plan->work_list_in_order = can_order && (in_order >= 0 ? in_order : !context->cpu_device);

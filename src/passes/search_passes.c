@@ -21,9 +21,10 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.count = counts_ready ? 1u : 0u;
-    /* And the offsets scan's look-back states, where it looks back: a
-     * workgroup for each 16 states a thread (n / 2^16 states), the first of
-     * which also clears the status. */
+    /* And the offsets scan's look-back states, where it looks back: an
+     * invocation a state, the first workgroup's first also clearing the
+     * status (at most FENNS_SCAN_LOOKBACK_BLOCKS_MAX + 1 states: one
+     * workgroup of 256, as the groups below come to). */
     fenns_region states = {f->layout.scan_sums.offset, 0};
     uint64_t groups = 1;
     if (offsets_scan && offsets_scan_lookback(p, f) != FENNS_SCAN_TWO_DISPATCHES) {
