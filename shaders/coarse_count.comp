@@ -25,17 +25,11 @@ layout(constant_id = 1) const uint HISTOGRAM = 1;
 #include "bindings.glsl"
 #include "grid.glsl"
 
-// The cell scan's look-back states, pc.capacity_hi of them (0: none),
-// zeroed for the scan after this pass (scan_lookback.glsl).
-layout(std430, binding = FENNS_BINDING_LOOKBACK_STATES) writeonly buffer LookbackStates { uvec4 lookback_states[]; };
+#include "lookback_states.glsl" // the cell scan's, where it is one dispatch
 shared uint s_histogram[HISTOGRAM];
 
 void main() {
-    {
-        uint t = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex;
-        uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
-        for (uint i = t; i < pc.capacity_hi; i += stride) lookback_states[i] = uvec4(0u);
-    }
+    zero_lookback_states();
     bool shared_histogram = pc.mode == 1u, by_cell = places_by_cell();
     uint keys = by_cell ? cell_count_with_invalid() : section_keys();
     if (shared_histogram) {

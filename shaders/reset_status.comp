@@ -14,12 +14,10 @@
 #define USE_PARAMS
 #define PARAMS_ACCESS
 #include "bindings.glsl"
-layout(std430, binding = FENNS_BINDING_LOOKBACK_STATES) writeonly buffer LookbackStates { uvec4 lookback_states[]; };
+#include "lookback_states.glsl" // the offsets scan's, where it is one dispatch
 
 void main() {
-    uint stride = gl_NumWorkGroups.x * gl_NumWorkGroups.y * gl_WorkGroupSize.x;
-    for (uint i = linear_workgroup() * gl_WorkGroupSize.x + gl_LocalInvocationIndex; i < pc.capacity_hi; i += stride)
-        lookback_states[i] = uvec4(0u);
+    zero_lookback_states();
     if (linear_workgroup() != 0u || gl_LocalInvocationIndex != 0u) return;
     if (pc.count == 0u) {
         prm.total_neighbors = 0u;

@@ -29,6 +29,12 @@ void fenns__bind_region(fenns_bindings *b, const fenns_frame *f, uint32_t bindin
     fenns__bind(b, binding, f->scratch.buffer, f->scratch.offset + r.offset, r.size);
 }
 
+void fenns__bind_lookback_states(fenns_bindings *b, const fenns_frame *f, fenns_push *pc, uint64_t bytes) {
+    fenns_region states = {f->layout.scan_sums.offset, bytes};
+    pc->capacity_hi = (uint32_t)(bytes / 16u);
+    fenns__bind_region(b, f, FENNS_BINDING_LOOKBACK_STATES, states);
+}
+
 void fenns__bind_positions(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f) {
     if (f->n == 0) { /* no particle is read; any valid range will do */
         for (uint32_t c = 0; c < FENNS_CHUNKS; ++c) fenns__bind_region(b, f, FENNS_BINDING_POSITIONS + c, f->layout.params);
@@ -193,12 +199,8 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     pc.mode = p->plan.shared_histogram;
     bind_ranks(&b, p, f, &pc);
     /* And the cell scan's look-back states, where it looks back. */
-    fenns_region states = {f->layout.scan_sums.offset, 0};
-    if (cell_scan_lookback(p) != FENNS_SCAN_TWO_DISPATCHES) {
-        states.size = fenns_plan_scan_lookback_bytes(&p->plan, cell_scan_entries(p));
-        pc.capacity_hi = (uint32_t)(states.size / 16u);
-    }
-    fenns__bind_region(&b, f, FENNS_BINDING_LOOKBACK_STATES, states);
+    int looks_back = cell_scan_lookback(p) != FENNS_SCAN_TWO_DISPATCHES;
+    fenns__bind_lookback_states(&b, f, &pc, looks_back ? fenns_plan_scan_lookback_bytes(&p->plan, cell_scan_entries(p)) : 0u);
     fenns__dispatch(cmd, p, FENNS_PASS_coarse_count, &b, &pc, placement_groups(p, f));
 }
 

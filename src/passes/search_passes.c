@@ -21,20 +21,12 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     fenns__bind_region(&b, f, FENNS_BINDING_PARAMS, f->layout.params);
     fenns_push pc = fenns__push_base(p, f->n);
     pc.count = counts_ready ? 1u : 0u;
-    /* And the offsets scan's look-back states, where it looks back: an
-     * invocation a state, the first workgroup's first also clearing the
-     * status (at most FENNS_SCAN_LOOKBACK_BLOCKS_MAX + 1 states: one
-     * workgroup of 256, as the groups below come to). */
-    fenns_region states = {f->layout.scan_sums.offset, 0};
-    uint64_t groups = 1;
-    if (offsets_scan && offsets_scan_lookback(p, f) != FENNS_SCAN_TWO_DISPATCHES) {
-        states.size = fenns_plan_scan_lookback_bytes(&p->plan, (uint64_t)f->n + 1u);
-        pc.capacity_hi = (uint32_t)(states.size / 16u);
-        uint64_t per_group = 16u * (uint64_t)p->plan.workgroup_size;
-        groups = (pc.capacity_hi + per_group - 1u) / per_group;
-    }
-    fenns__bind_region(&b, f, FENNS_BINDING_LOOKBACK_STATES, states);
-    fenns__dispatch(cmd, p, FENNS_PASS_reset_status, &b, &pc, groups);
+    /* And the offsets scan's look-back states, where it looks back: at
+     * most FENNS_SCAN_LOOKBACK_BLOCKS_MAX + 1 of them, so one workgroup
+     * (its first invocation also clearing the status). */
+    int looks_back = offsets_scan && offsets_scan_lookback(p, f) != FENNS_SCAN_TWO_DISPATCHES;
+    fenns__bind_lookback_states(&b, f, &pc, looks_back ? fenns_plan_scan_lookback_bytes(&p->plan, (uint64_t)f->n + 1u) : 0u);
+    fenns__dispatch(cmd, p, FENNS_PASS_reset_status, &b, &pc, 1u);
 }
 
 /* Whether the indices range fits the first binding (the one-store variants). */
