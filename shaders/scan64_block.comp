@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_memory_scope_semantics : require // scan_lookback.glsl's atomic loads
 // The CSR offsets scan (reduce, then scan; see scan_block.comp): each block
 // of FENNS_SCAN_ITEMS * workgroup u32 counts (pc.mode & 2: u64 block sums
 // of a lower level, in place) scanned into u64 offsets and written once,

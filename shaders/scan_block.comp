@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_memory_scope_semantics : require // scan_lookback.glsl's atomic loads
 // Device-wide exclusive scan of u32 (reduce, then scan): each block of
 // FENNS_SCAN_ITEMS * workgroup elements scanned and written once, from the
 // block's start in scan_sums when pc.mode & 1 (more than one block:

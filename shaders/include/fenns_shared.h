@@ -88,7 +88,10 @@
 /* Scans of at most this many blocks (of FENNS_SCAN_ITEMS * workgroup
  * elements) look back; longer ones wait along their chain of blocks
  * (H200, the cell scan of sph50 16384 0.0122 -> 0.0100 ms, 65536 0.0123
- * -> 0.0115, but 262144 0.0131 -> 0.0153, 4M 0.034 -> 0.066; run T0). */
+ * -> 0.0115, but 262144 0.0131 -> 0.0153, 4M 0.034 -> 0.066; run T0).
+ * Neither a look-back read by the whole workgroup, a block an invocation,
+ * nor polls by plain loads brought the 4M cell scan below 0.055 ms
+ * (runs UA to UC). */
 #define FENNS_SCAN_LOOKBACK_BLOCKS_MAX 128
 #define FENNS_MAX_FINE_DIM 32   /* per axis of the local grid */
 #define FENNS_MAX_COARSE_DIM 1048576 /* grid cells per axis (2^20): grid coordinates keep 3
