@@ -91,8 +91,11 @@
  * -> 0.0115, but 262144 0.0131 -> 0.0153, 4M 0.034 -> 0.066; run T0).
  * Neither a look-back read by the whole workgroup, a block an invocation,
  * nor polls by plain loads brought the 4M cell scan below 0.055 ms
- * (runs UA to UC). */
-#define FENNS_SCAN_LOOKBACK_BLOCKS_MAX 128
+ * (runs UA to UC). With polls by loads the two forms meet at about 160
+ * blocks (run UE, offsets scan, two dispatches against one: 129 blocks,
+ * sph50 131072, 0.0144 -> 0.0131 ms, dam 0.0139 -> 0.0128; 161 blocks
+ * 0.0146 -> 0.0145; 193 blocks 0.0148 -> 0.0152). */
+#define FENNS_SCAN_LOOKBACK_BLOCKS_MAX 160
 #define FENNS_MAX_FINE_DIM 32   /* per axis of the local grid */
 #define FENNS_MAX_COARSE_DIM 1048576 /* grid cells per axis (2^20): grid coordinates keep 3
                                        fractional bits in float */
