@@ -46,7 +46,7 @@ static void check_scan(const char *name, fenns_pipeline p, const uint32_t *count
     if (ok) {
         memcpy(in.mapped, counts, 4u * (size_t)n);
         memset(out.mapped, 0xAB, (size_t)width * ((size_t)n + 1u));
-        /* The look-back's states start at zero (grid setup or reset status
+        /* The look-back's states start at zero (the coarse count or reset status
          * zeroes them before a real scan); the two-dispatch sums as garbage. */
         memset(scratch.mapped, way == WAY_LOOKBACK ? 0 : 0xA5, (size_t)sums_bytes);
         memset((char *)scratch.mapped + params_at, 0, sizeof(fenns_gpu_params));
