@@ -180,6 +180,28 @@ static int load_debug_utils(struct fenns_context_T *ctx, PFN_vkGetInstanceProcAd
            ctx->vk.vkSetDebugUtilsObjectNameEXT;
 }
 
+/* Pipeline statistics: device functions, given only where the caller
+ * enabled VK_KHR_pipeline_executable_properties (a loader may hand out a
+ * trampoline all the same, so the device must list it too). */
+static fenns_result load_pipeline_statistics(struct fenns_context_T *ctx, PFN_vkGetDeviceProcAddr gdpa) {
+    if (!gdpa) gdpa = ctx->vk.vkGetDeviceProcAddr;
+    int listed = has_extension(ctx, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+    if (listed < 0) return FENNS_ERROR_OUT_OF_HOST_MEMORY;
+    PFN_vkGetPipelineExecutablePropertiesKHR properties =
+        (PFN_vkGetPipelineExecutablePropertiesKHR)gdpa(ctx->device, "vkGetPipelineExecutablePropertiesKHR");
+    PFN_vkGetPipelineExecutableStatisticsKHR statistics =
+        (PFN_vkGetPipelineExecutableStatisticsKHR)gdpa(ctx->device, "vkGetPipelineExecutableStatisticsKHR");
+    if (!listed || !properties || !statistics) {
+        fenns__log(ctx, FENNS_LOG_ERROR,
+                   "pipeline_statistics is set, but the device does not list VK_KHR_pipeline_executable_properties "
+                   "or gives none of its functions (enable the extension and its pipelineExecutableInfo feature)");
+        return FENNS_ERROR_UNSUPPORTED_DEVICE;
+    }
+    ctx->vk.vkGetPipelineExecutablePropertiesKHR = properties;
+    ctx->vk.vkGetPipelineExecutableStatisticsKHR = statistics;
+    return FENNS_SUCCESS;
+}
+
 fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_context *out_context) {
     if (out_context) *out_context = NULL;
     if (!info || !out_context || !info->instance || !info->physical_device || !info->device ||
@@ -217,6 +239,9 @@ fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_c
         fenns__log(ctx, FENNS_LOG_ERROR,
                    "debug_utils is set, but the instance gives no VK_EXT_debug_utils functions (enable the extension)");
         result = FENNS_ERROR_UNSUPPORTED_DEVICE;
+    } else if (info->pipeline_statistics &&
+               (result = load_pipeline_statistics(ctx, info->get_device_proc_addr)) != FENNS_SUCCESS) {
+        /* logged */
     } else {
         result = read_limits(ctx, info->shared_memory_budget, info->descriptors);
     }

@@ -17,6 +17,10 @@ typedef struct fenns_vk {
     PFN_vkSetDebugUtilsObjectNameEXT vkSetDebugUtilsObjectNameEXT;
     /* VK_KHR_push_descriptor; NULL where the device does not have it enabled. */
     PFN_vkCmdPushDescriptorSetKHR vkCmdPushDescriptorSetKHR;
+    /* VK_KHR_pipeline_executable_properties; NULL unless pipeline_statistics
+     * was asked for (then every pipeline keeps its statistics). */
+    PFN_vkGetPipelineExecutablePropertiesKHR vkGetPipelineExecutablePropertiesKHR;
+    PFN_vkGetPipelineExecutableStatisticsKHR vkGetPipelineExecutableStatisticsKHR;
 } fenns_vk;
 
 struct fenns_context_T {

@@ -294,6 +294,7 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
                   .stage = VK_SHADER_STAGE_COMPUTE_BIT, .module = module, .pName = "main",
                   .pSpecializationInfo = &spec},
         .layout = fenns__pass_layout(p, pass)};
+    if (ctx->vk.vkGetPipelineExecutableStatisticsKHR) info.flags = VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
     VkPipeline made = VK_NULL_HANDLE;
     r = ctx->vk.vkCreateComputePipelines(ctx->device, ctx->pipeline_cache, 1, &info, ctx->allocator, &made);
     ctx->vk.vkDestroyShaderModule(ctx->device, module, ctx->allocator);

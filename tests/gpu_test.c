@@ -85,7 +85,7 @@ void fenns_test_log(fenns_log_level level, const char *message, void *user_data)
         fprintf(stderr, "gpu_test: %s%s\n", tag, message);
 }
 
-fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budget)
+static fenns_result open_gpu(fenns_test_gpu *g, uint32_t shared_memory_budget, int pipeline_statistics)
 {
     if (!g)
         return FENNS_ERROR_INVALID_ARGUMENT;
@@ -98,6 +98,7 @@ fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budge
     hci.log = fenns_test_log;
     hci.log_user_data = g;
     hci.shared_memory_budget = shared_memory_budget;
+    hci.pipeline_statistics = pipeline_statistics;
     fenns_result fr = fenns_headless_create(&hci, &g->headless);
     if (fr != FENNS_SUCCESS) {
         fprintf(stderr, "gpu_test: fenns_headless_create failed (%d)\n", (int)fr);
@@ -143,6 +144,13 @@ fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budge
             fenns_context_uses_push_descriptors(g->context) ? "push descriptors" : "descriptor sets");
     return FENNS_SUCCESS;
 }
+
+fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budget)
+{
+    return open_gpu(g, shared_memory_budget, 0);
+}
+
+fenns_result fenns_test_gpu_open_statistics(fenns_test_gpu *g) { return open_gpu(g, 0, 1); }
 
 uint32_t fenns_test_gpu_close(fenns_test_gpu *g)
 {

@@ -57,6 +57,9 @@ typedef struct fenns_test_gpu {
  * Returns FENNS_ERROR_UNSUPPORTED_DEVICE also when the validation layer is
  * missing: tests do not run unvalidated. */
 fenns_result fenns_test_gpu_open(fenns_test_gpu *g, uint32_t shared_memory_budget);
+/* As open, with the headless helper's pipeline_statistics asked for: the
+ * context has them where the driver offers them. */
+fenns_result fenns_test_gpu_open_statistics(fenns_test_gpu *g);
 
 /* Destroys the context (pipelines must be gone), the pool and the device.
  * Returns the number of validation messages plus library errors seen since

@@ -40,7 +40,7 @@ void header_c99_use(VkCommandBuffer cmd, fenns_context context)
     fenns_plan_summary plan;
     fenns_build_info build = {0};
     fenns_search_info search = {0};
-    fenns_headless_create_info headless_info = {0, -1, 1, header_c99_log, NULL, 0u, 0};
+    fenns_headless_create_info headless_info = {0, -1, 1, header_c99_log, NULL, 0u, 0, 0};
     fenns_headless headless = NULL;
     fenns_context_create_info context_info;
     fenns_log_fn log = header_c99_log;
@@ -49,9 +49,11 @@ void header_c99_use(VkCommandBuffer cmd, fenns_context context)
     fenns_kernel_spirv spirv = {NULL, 0u, NULL};
     fenns_kernel_info kernel = {NULL, 0u, VK_NULL_HANDLE};
     fenns_result (*compile)(const char *, const char *, fenns_kernel_spirv *) = fenns_kernel_compile;
+    fenns_result (*statistics)(fenns_pipeline, fenns_pipeline_statistic_fn, void *) = fenns_pipeline_statistics;
 
     (void)text;
     (void)compile;
+    (void)statistics;
     kernel.spirv = spirv.code;
     info.kernel = &kernel;
     (void)log;

@@ -58,6 +58,10 @@ void header_cxx_use(VkCommandBuffer cmd, fenns_context context)
     search.outputs = FENNS_OUTPUT_FIXED | FENNS_OUTPUT_SORTED_LISTS;
     search.fixed_capacity = 64u;
     fenns_cmd_search(cmd, pipeline, &search);
+    (void)fenns_pipeline_statistics(
+        pipeline,
+        [](const char *, const VkPipelineExecutablePropertiesKHR *, const VkPipelineExecutableStatisticKHR *, void *) {},
+        nullptr);
     pipeline_deleter()(pipeline);
 
     fenns_host_searcher searcher = nullptr;

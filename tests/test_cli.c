@@ -442,6 +442,17 @@ static void check_bench(void)
           "profile --json: %s", json ? json : "(missing)");
     free(json);
 
+    /* --pipelines: the driver's statistics after the table where it offers
+     * them (a line a pass), else a named error and no table. */
+    const char *pp[] = {"profile", "--scenario", "s1", "--n", "4096", "--radius", "4", "--reps", "1", "--pipelines", NULL};
+    r = run_fenns(pp);
+    const char *listed = strstr(r.out, "pipelines (as the driver names its statistics):");
+    CHECK((r.status == 0 && listed && strstr(r.out, "share") < listed && strstr(listed, "\nsearch_count")) ||
+              (r.status == 1 && strstr(r.err, "--pipelines: the device's driver reports no pipeline statistics") &&
+               !strstr(r.out, "share")),
+          "profile --pipelines: status %d: %s %s", r.status, r.out, r.err);
+    run_free(&r);
+
     const char *b1[] = {"bench", "--reps", "0", NULL};
     const char *b2[] = {"bench", "--scenario", "nope", NULL};
     const char *b3[] = {"bench", "--n", "-3", NULL};

@@ -121,6 +121,11 @@ typedef struct fenns_context_create_info {
                          ("fenns: <pass>") for RenderDoc, Nsight and validation
                          messages. 0: no labels, no names, no cost. */
     fenns_descriptor_path descriptors; /* 0: AUTO */
+    int pipeline_statistics; /* 1: the device was created with VK_KHR_pipeline_executable_properties
+                                and its pipelineExecutableInfo feature, and fenns asks the driver
+                                to keep what it compiled each pass into (registers, code size,
+                                shared memory: fenns_pipeline_statistics). 0: nothing kept, no
+                                cost. */
 } fenns_context_create_info;
 
 /* Device requirements, checked by fenns_context_create (FENNS_ERROR_UNSUPPORTED_DEVICE
@@ -130,7 +135,9 @@ typedef struct fenns_context_create_info {
  * Cost: loads about 60 function pointers and queries properties; no GPU work.
  * Errors: FENNS_ERROR_INVALID_ARGUMENT (a required member is 0),
  *         FENNS_ERROR_UNSUPPORTED_DEVICE (also: debug_utils set but the instance
- *         does not give VK_EXT_debug_utils' functions), FENNS_ERROR_OUT_OF_HOST_MEMORY. */
+ *         does not give VK_EXT_debug_utils' functions; pipeline_statistics set but the
+ *         device does not list VK_KHR_pipeline_executable_properties or gives none of its
+ *         functions), FENNS_ERROR_OUT_OF_HOST_MEMORY. */
 fenns_result fenns_context_create(const fenns_context_create_info *info, fenns_context *out_context);
 
 /* NULL-safe. All pipelines of the context must be destroyed first. Destroys
@@ -317,6 +324,26 @@ typedef struct fenns_plan_summary {
     fenns_method method;            /* the pipeline's method (FENNS_METHOD_AUTO's pick) */
 } fenns_plan_summary;
 void fenns_pipeline_get_plan(fenns_pipeline pipeline, fenns_plan_summary *out_plan);
+
+/* What the driver compiled each of the pipeline's passes into, for profilers
+ * and `fenns profile --pipelines`: fn is called once for every statistic of
+ * every executable (one for a compute pipeline) of every pass the pipeline
+ * has made, with the pass's name (as in fenns_profile) and the driver's own
+ * executable properties and statistic, which it names and describes. The
+ * NVIDIA driver reports "Register Count", "Binary Size" and "Shared Memory
+ * Size", say: registers per invocation bound how many workgroups a
+ * multiprocessor holds. Passes another pipeline of the context made are
+ * reported too (they are shared). The pointers live during the call only.
+ *
+ * Needs a context created with pipeline_statistics; without it, or with a
+ * NULL pipeline or fn, nothing is called.
+ * Errors: FENNS_ERROR_INVALID_ARGUMENT, FENNS_ERROR_UNSUPPORTED_DEVICE (the
+ *         context has no pipeline_statistics; logged), FENNS_ERROR_VULKAN and
+ *         FENNS_ERROR_OUT_OF_HOST_MEMORY (the driver's; after the statistics
+ *         reported so far). */
+typedef void (*fenns_pipeline_statistic_fn)(const char *pass, const VkPipelineExecutablePropertiesKHR *executable,
+                                            const VkPipelineExecutableStatisticKHR *statistic, void *user_data);
+fenns_result fenns_pipeline_statistics(fenns_pipeline pipeline, fenns_pipeline_statistic_fn fn, void *user_data);
 
 /* What FENNS_METHOD_AUTO picks for a pipeline info (its method is not
  * read), and why. Methods whose plan the device refuses are not

@@ -51,6 +51,10 @@ typedef struct fenns_headless_create_info {
                                 it, as on drivers without it (fenns then binds descriptor
                                 sets from a fenns_descriptor_arena). Also on when
                                 FENNS_NO_PUSH_DESCRIPTORS is a non-zero number. */
+    int pipeline_statistics; /* 1: enable VK_KHR_pipeline_executable_properties where the device
+                                has it, and with it fenns_headless_context_info's
+                                pipeline_statistics (fenns_pipeline_statistics); a device
+                                without it opens all the same, without them. */
 } fenns_headless_create_info;
 
 /* Creates the instance, the validation messenger when asked, and the device.
@@ -70,7 +74,8 @@ void fenns_headless_destroy(fenns_headless headless);
 /* Fills the create-info for fenns_context_create with this instance/device:
  * volk's vkGetInstanceProcAddr/vkGetDeviceProcAddr, the queue family, the
  * shared_memory_budget, and the headless logger (the stderr one when the
- * create-info's log was 0), so library and validation messages go to one place.
+ * create-info's log was 0), so library and validation messages go to one place;
+ * pipeline_statistics 1 where they were asked for and the device has them.
  * Other members are 0. */
 void fenns_headless_context_info(fenns_headless headless, fenns_context_create_info *out);
 

@@ -95,6 +95,37 @@ static void case_free(case_state *s) {
     free(s->samples);
 }
 
+/* fenns_pipeline_statistics' callback: a line a pass, "pass  Name=value ..."
+ * as the driver names its statistics. */
+typedef struct statistics_printer {
+    FILE *out;
+    const char *pass; /* the line being printed, NULL before the first */
+} statistics_printer;
+
+static void print_statistic(const char *pass, const VkPipelineExecutablePropertiesKHR *executable,
+                            const VkPipelineExecutableStatisticKHR *statistic, void *user_data) {
+    statistics_printer *p = user_data;
+    (void)executable;
+    if (!p->pass || strcmp(p->pass, pass) != 0) {
+        fprintf(p->out, "%s%-22s", p->pass ? "\n" : "", pass);
+        p->pass = pass;
+    }
+    fprintf(p->out, "  %s=", statistic->name);
+    switch (statistic->format) {
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+        fputs(statistic->value.b32 ? "true" : "false", p->out);
+        break;
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+        fprintf(p->out, "%lld", (long long)statistic->value.i64);
+        break;
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+        fprintf(p->out, "%llu", (unsigned long long)statistic->value.u64);
+        break;
+    default:
+        fprintf(p->out, "%g", statistic->value.f64);
+    }
+}
+
 #define FAIL(...)                                    \
     do {                                             \
         snprintf(why, why_size, __VA_ARGS__);        \
@@ -321,6 +352,12 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
         fenns_host_searcher_destroy(searcher);
         if (fr != FENNS_SUCCESS) FAIL("host search: %s", fenns_result_string(fr));
         out->host_ms = median(s.samples, c->reps);
+    }
+    if (c->pipeline_statistics) {
+        statistics_printer printer = {c->pipeline_statistics, NULL};
+        fenns_result got = fenns_pipeline_statistics(s.pipeline, print_statistic, &printer);
+        if (printer.pass) fputc('\n', c->pipeline_statistics);
+        if (got != FENNS_SUCCESS) FAIL("fenns_pipeline_statistics: %s", fenns_result_string(got));
     }
     case_free(&s);
     return 0;

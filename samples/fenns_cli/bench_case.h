@@ -10,6 +10,7 @@
 #define FENNS_BENCH_CASE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <fenns/fenns.h>
 #include <fenns/fenns_headless.h>
@@ -28,6 +29,9 @@ typedef struct bench_case {
     int host;           /* also time fenns_host_search */
     int sorted_order;   /* GPU searches with FENNS_OUTPUT_SORTED_ORDER */
     uint32_t grid_size; /* fenns_pipeline_create_info.grid_size (counting, octant, radix); 0: none */
+    FILE *pipeline_statistics; /* 0: none; else after the run, what the driver compiled each of the
+                                  pipeline's passes into, a line a pass (fenns_pipeline_statistics:
+                                  the context needs pipeline_statistics) */
 } bench_case;
 
 typedef struct bench_result {

@@ -20,10 +20,13 @@ static void usage(FILE *out, int profile) {
     if (profile) {
         fprintf(out,
                 "usage: fenns profile [--scenario S] [--n N] [--radius R] [--method M] [--reps K] [--device I]\n"
-                "                     [--json F] [--sorted-order] [--frame-order]\n"
+                "                     [--json F] [--sorted-order] [--frame-order] [--pipelines]\n"
                 "\n"
                 "Per-pass GPU times of one case (default: sph50, n = 2^20, r = 1, fenns), medians of K warm\n"
-                "iterations run back to back, as a table; --json F also writes them as JSON.\n");
+                "iterations run back to back, as a table; --json F also writes them as JSON.\n"
+                "--pipelines: then what the driver compiled each pass the case made into, a line a pass, as\n"
+                "the driver names it (NVIDIA: Register Count, Binary Size, Shared Memory Size, ...); needs a\n"
+                "driver with VK_KHR_pipeline_executable_properties.\n");
         return;
     }
     fprintf(out,
@@ -181,7 +184,7 @@ typedef struct options {
     const char *scenario, *method, *passes_csv, *plot, *json;
     uint32_t n, reps;
     float radius;
-    int device, passes, host, sorted_order, paper_grid, frame_order;
+    int device, passes, host, sorted_order, paper_grid, frame_order, pipelines;
 } options;
 
 static int parse_options(int argc, char **argv, int profile, options *o) {
@@ -210,6 +213,7 @@ static int parse_options(int argc, char **argv, int profile, options *o) {
         } else if (!profile && !strcmp(a, "--passes-csv") && v) o->passes_csv = v;
         else if (!profile && !strcmp(a, "--plot") && v) o->plot = v;
         else if (profile && !strcmp(a, "--json") && v) o->json = v;
+        else if (profile && !strcmp(a, "--pipelines")) o->pipelines = 1, takes = 0;
         else if (!profile && !strcmp(a, "--passes")) o->passes = 1, takes = 0;
         else if (!profile && !strcmp(a, "--no-host")) o->host = 0, takes = 0;
         else if (!strcmp(a, "--sorted-order")) o->sorted_order = 1, takes = 0;
@@ -237,6 +241,7 @@ typedef struct run_state {
     fenns_context context;
     fenns_device_limits limits;
     FILE *passes;
+    FILE *statistics; /* profile --pipelines: the case's, printed after its table */
     bench_point *points;
     size_t point_count;
     uint32_t rows;
@@ -259,10 +264,14 @@ static int open_device(const options *o, run_state *st) {
     fenns_headless_create_info hci = {0};
     hci.use_device_index = o->device >= 0;
     hci.device_index = o->device;
+    hci.pipeline_statistics = o->pipelines;
     fenns_result r = fenns_headless_create(&hci, &st->headless);
     if (r != FENNS_SUCCESS) return error_line("cannot open a Vulkan device: %s", fenns_result_string(r)), 0;
     fenns_context_create_info ci;
     fenns_headless_context_info(st->headless, &ci);
+    if (o->pipelines && !ci.pipeline_statistics)
+        return error_line("--pipelines: the device's driver reports no pipeline statistics "
+                          "(VK_KHR_pipeline_executable_properties)"), 0;
     r = fenns_context_create(&ci, &st->context);
     if (r != FENNS_SUCCESS) return error_line("cannot create the fenns context: %s", fenns_result_string(r)), 0;
     fenns_context_get_limits(st->context, &st->limits);
@@ -317,6 +326,7 @@ static int run_cases(const options *o, int profile, run_state *st, bench_result 
                         c.reps = o->reps;
                         c.host = o->host;
                         c.sorted_order = o->sorted_order;
+                        c.pipeline_statistics = st->statistics;
                         const char *label = sorted_labels[m];
                         if (!o->sorted_order) label = method;
                         float scene = make_points(sc->name, n, r, xyz, c.domain_max);
@@ -434,6 +444,11 @@ static int bench_or_profile(int argc, char **argv, int profile) {
         st.passes = stderr;
     }
     if (st.passes) fputs(pass_header, st.passes);
+    if (o.pipelines && !(st.statistics = tmpfile())) {
+        error_line("--pipelines: cannot create a temporary file");
+        close_device(&st);
+        return FENNS_CLI_EXIT_FAILURE;
+    }
     if (!profile)
         printf("method,scenario,n,radius,scene,avg_neighbors,build_ms,counts_ms,csr_ms,kernel_ms,host_ms,gpu_mem_bytes,"
                "device\n");
@@ -455,10 +470,17 @@ static int bench_or_profile(int argc, char **argv, int profile) {
                        (unsigned long long)last.pass_bytes[k][p],
                        last.pass_ms[k][p] > 0 ? (double)last.pass_bytes[k][p] / (last.pass_ms[k][p] * 1e6) : 0.0);
         for (int k = 0; k < BENCH_CALLS; ++k) printf("%-7s %-22s %10.4f\n", bench_call_names[k], "total", last.call_ms[k]);
+        if (st.statistics) {
+            printf("\npipelines (as the driver names its statistics):\n");
+            rewind(st.statistics);
+            int ch;
+            while ((ch = fgetc(st.statistics)) != EOF) putchar(ch);
+        }
         if (o.json && !write_json(o.json, &o, &st, &last)) ok = 0, error_line("cannot write '%s'", o.json);
     }
     if (ok && o.plot && bench_plot_write(o.plot, st.points, st.point_count)) ok = 0, error_line("cannot write '%s'", o.plot);
     if (st.passes && st.passes != stderr && fclose(st.passes) != 0) ok = 0, error_line("cannot write '%s'", o.passes_csv);
+    if (st.statistics) fclose(st.statistics);
     free(st.points);
     uint32_t messages = fenns_headless_validation_message_count(st.headless);
     close_device(&st);

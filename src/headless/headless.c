@@ -51,6 +51,7 @@ struct fenns_headless_T {
     void *log_user_data;
     uint32_t shared_memory_budget;
     int no_push_descriptors;
+    int pipeline_statistics; /* asked for; then 1 once the device has them enabled */
     /* The debug messenger may be called from any thread that calls Vulkan. */
     atomic_uint validation_messages;
 };
@@ -467,6 +468,7 @@ typedef struct device_eval {
     int has_portability_subset;
     VkBool32 shader_int64;
     VkBool32 timeline_semaphore;   /* Vulkan 1.2's timelineSemaphore (for the caller's frame loop) */
+    VkBool32 pipeline_statistics;  /* VK_KHR_pipeline_executable_properties listed, and its feature */
 } device_eval;
 
 static VkResult evaluate_device(VkPhysicalDevice pd, uint32_t instance_api, device_eval *ev)
@@ -488,6 +490,7 @@ static VkResult evaluate_device(VkPhysicalDevice pd, uint32_t instance_api, devi
     ev->has_push_descriptor = has_extension(ext, ext_count, VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME);
     ev->has_subgroup_size_control = has_extension(ext, ext_count, VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME);
     ev->has_portability_subset = has_extension(ext, ext_count, FENNS_HL_PORTABILITY_SUBSET);
+    int has_statistics = has_extension(ext, ext_count, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
     free(ext);
     ev->use_subgroup_size_control = ev->has_subgroup_size_control || api >= VK_API_VERSION_1_3;
 
@@ -506,12 +509,17 @@ static VkResult evaluate_device(VkPhysicalDevice pd, uint32_t instance_api, devi
     VkPhysicalDeviceTimelineSemaphoreFeatures timeline;
     memset(&timeline, 0, sizeof timeline);
     timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
-    ssc.pNext = api >= VK_API_VERSION_1_2 ? &timeline : NULL;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics;
+    memset(&statistics, 0, sizeof statistics);
+    statistics.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+    statistics.pNext = api >= VK_API_VERSION_1_2 ? &timeline : NULL;
+    ssc.pNext = has_statistics ? (void *)&statistics : statistics.pNext;
     VkPhysicalDeviceFeatures2 features2;
     memset(&features2, 0, sizeof features2);
     features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
     features2.pNext = ev->use_subgroup_size_control ? (void *)&ssc : ssc.pNext;
     vkGetPhysicalDeviceFeatures2(pd, &features2);
+    ev->pipeline_statistics = has_statistics && statistics.pipelineExecutableInfo;
     ev->timeline_semaphore = timeline.timelineSemaphore;
     ev->subgroup_size_control = ssc.subgroupSizeControl;
     ev->compute_full_subgroups = ssc.computeFullSubgroups;
@@ -679,7 +687,7 @@ static int choose_device(const device_eval *evals, uint32_t count, int requested
 
 static fenns_result create_device(struct fenns_headless_T *h, const device_eval *ev)
 {
-    const char *extensions[3];
+    const char *extensions[4];
     uint32_t extension_count = 0;
     /* Push descriptors where the device has them (fenns then needs no
      * descriptor arena), unless the caller asked to leave them off. */
@@ -689,6 +697,11 @@ static fenns_result create_device(struct fenns_headless_T *h, const device_eval 
         extensions[extension_count++] = VK_EXT_SUBGROUP_SIZE_CONTROL_EXTENSION_NAME;
     if (ev->has_portability_subset) /* required whenever the device lists it */
         extensions[extension_count++] = FENNS_HL_PORTABILITY_SUBSET;
+    /* Pipeline statistics only when asked: the driver then keeps them for
+     * every pipeline. */
+    h->pipeline_statistics = h->pipeline_statistics && ev->pipeline_statistics;
+    if (h->pipeline_statistics)
+        extensions[extension_count++] = VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME;
 
     /* Only what fenns can use, and only where supported. */
     VkPhysicalDeviceSubgroupSizeControlFeaturesEXT ssc;
@@ -701,7 +714,12 @@ static fenns_result create_device(struct fenns_headless_T *h, const device_eval 
     memset(&timeline, 0, sizeof timeline);
     timeline.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TIMELINE_SEMAPHORE_FEATURES;
     timeline.timelineSemaphore = ev->timeline_semaphore;
-    ssc.pNext = ev->timeline_semaphore ? &timeline : NULL;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics;
+    memset(&statistics, 0, sizeof statistics);
+    statistics.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+    statistics.pipelineExecutableInfo = VK_TRUE;
+    statistics.pNext = ev->timeline_semaphore ? &timeline : NULL;
+    ssc.pNext = h->pipeline_statistics ? (void *)&statistics : statistics.pNext;
     VkPhysicalDeviceFeatures2 features2;
     memset(&features2, 0, sizeof features2);
     features2.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
@@ -790,6 +808,7 @@ fenns_result fenns_headless_create(const fenns_headless_create_info *info, fenns
     h->log_user_data = user_data;
     h->shared_memory_budget = info->shared_memory_budget;
     h->no_push_descriptors = info->no_push_descriptors || env_flag("FENNS_NO_PUSH_DESCRIPTORS");
+    h->pipeline_statistics = info->pipeline_statistics;
     atomic_init(&h->validation_messages, 0u);
 
     int validation = info->enable_validation || env_flag("FENNS_VALIDATION");
@@ -843,6 +862,7 @@ void fenns_headless_context_info(fenns_headless h, fenns_context_create_info *ou
     out->log = h->log;
     out->log_user_data = h->log_user_data;
     out->shared_memory_budget = h->shared_memory_budget;
+    out->pipeline_statistics = h->pipeline_statistics;
 }
 
 VkInstance fenns_headless_instance(fenns_headless h) { return h ? h->instance : VK_NULL_HANDLE; }
