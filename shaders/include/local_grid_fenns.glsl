@@ -484,10 +484,29 @@ void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach
     // 0.388 -> 0.378, s1 r=0.2 0.491 -> 0.482).
     float inv_scale_x = 1.0 / t.scale.x, shifted_x = t.frac.x + side, width = 2.0 * side;
     uint row = 0u;
+#ifdef FENNS_KERNEL
+    // The kernel search steps each row's first local cell from the last
+    // (local_dim a row, a plane's rest a plane) and counts its rows from 0,
+    // so the stencil's y and z corner are not kept through the walk (H200,
+    // runs VB and VC: kernel sph50 4M 1.435 -> 1.420 ms, 16M 5.711 ->
+    // 5.647, dam 1.038 -> 1.030, s1 r=1 0.555 -> 0.551; `fenns-sph` 10^6
+    // 1.849 -> 1.831 ms a step). The counts and list searches keep the
+    // rows by y and z: stepped, the driver fits the counts search into 32
+    // registers (39 now, VK_KHR_pipeline_executable_properties: 8
+    // workgroups a multiprocessor rather than 6), and it ran 4% slower
+    // (sph50 4M 1.340 -> 1.396 ms, dam 0.948 -> 1.001, run VB).
+    uint row_base = local_index(0u, lo.y, lo.z, local_dim), plane_step = local_dim * (local_dim - 2u * reach - 1u);
+    for (uint dz = 0u; dz <= 2u * reach; ++dz, row_base += plane_step) {
+        float gz = cell_gap(float(int(dz) - int(reach)) - t.frac.z) * t.scale.z;
+        float ahead = -side - t.frac.y; // for the row k = -reach
+        for (uint dy = 0u; dy <= 2u * reach; ++dy, ahead += 1.0, row_base += local_dim) {
+#else
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z) {
         float gz = cell_gap(float(int(z - lo.z) - int(reach)) - t.frac.z) * t.scale.z;
         float ahead = -side - t.frac.y; // for the row k = -reach
         for (uint y = lo.y; y <= lo.y + 2u * reach; ++y, ahead += 1.0) {
+            uint row_base = local_index(0u, y, z, local_dim);
+#endif
             if (lanes > 1u && row++ % lanes != part) continue;
             float gy = cell_gap(ahead) * t.scale.y;
 #ifdef FENNS_TRIM_BOX
@@ -502,7 +521,7 @@ void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach
             float chord = sqrt(rest) * inv_scale_x; // half the row's reach, in fine cells
             uint x0 = lo.x + uint(clamp(floor(shifted_x - chord), 0.0, width));
             uint x1 = lo.x + uint(clamp(floor(shifted_x + chord), 0.0, width));
-            visit_row(s, row_of(x0, x1, local_index(0u, y, z, local_dim), split, reach), quads);
+            visit_row(s, row_of(x0, x1, row_base, split, reach), quads);
         }
     }
 }
