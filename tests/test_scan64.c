@@ -126,8 +126,10 @@ int main(void) {
          * predecessors no progress: fenns never looks back there); on
          * lavapipe the look-back that gives up is checked below, which
          * waits on nothing. */
-        int lookback_safe = !g.context->cpu_device;
-        if (!lookback_safe) printf("  (the look-back's sums not checked: a CPU driver)\n");
+        int lookback_safe = !g.context->cpu_device && p->plan.scan_lookback != 0u;
+        if (!lookback_safe)
+            printf("  (the look-back's sums not checked: %s)\n",
+                   g.context->cpu_device ? "a CPU driver" : "FENNS_SCAN_LOOKBACK=0, no look-back pipelines");
         for (int w = WAY_DIRECT; w <= (lookback_safe ? WAY_LOOKBACK : WAY_RECURSIVE) && hostile; ++w) {
             scan_way way = (scan_way)w;
             memcpy(hostile, counts, 4u * (size_t)N);
@@ -146,10 +148,14 @@ int main(void) {
         /* A look-back that gives up (FENNS_SCAN_LOOKBACK=2: at once), as one
          * may where the driver stops loops: reported, and no output past
          * the true one, so nothing a later pass writes by them leaves its range. */
+        const char *was = getenv("FENNS_SCAN_LOOKBACK");
+        char kept[16] = "";
+        if (was) snprintf(kept, sizeof kept, "%s", was);
         setenv("FENNS_SCAN_LOOKBACK", "2", 1);
         fenns_pipeline quitter = NULL;
         CHECK(fenns_pipeline_create(g.context, &pci, &quitter) == FENNS_SUCCESS, "pipeline (look-backs that give up)");
-        unsetenv("FENNS_SCAN_LOOKBACK");
+        if (was) setenv("FENNS_SCAN_LOOKBACK", kept, 1);
+        else unsetenv("FENNS_SCAN_LOOKBACK");
         if (quitter && hostile) {
             for (uint32_t i = 0; i < N; ++i) hostile[i] = 1u + i % 5u;
             check_scan("giving up", quitter, hostile, 10 * 1024 + 3, 1, WAY_LOOKBACK, 1);
