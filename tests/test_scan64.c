@@ -7,7 +7,8 @@
  * dispatches (each block summing the totals before it, or levels of
  * recursion) and one (the look-back, scan_lookback.glsl: on GPUs), and a
  * look-back that gives up (FENNS_SCAN_LOOKBACK=2, on every driver): marked
- * in the status, its outputs no more than the true ones.
+ * in the status, its outputs no more than the true ones; and a whole host
+ * search whose scans give up, reported as the driver's limit.
  */
 #define _POSIX_C_SOURCE 200809L /* setenv: a pipeline whose look-backs give up */
 #include "check.h"
@@ -100,6 +101,78 @@ static void check_scan(const char *name, fenns_pipeline p, const uint32_t *count
     fenns_test_buffer_destroy(&g, &scratch);
 }
 
+/* A whole search whose CSR offsets scan gives up: built by coarse cell
+ * (FENNS_BUILD_BY_CELL=1), a few thousand particles have a cell scan of one
+ * block, which never looks back, and an offsets scan of several, which
+ * does (reset status zeroing its states) and gives up at once. The host
+ * path must report the driver's limit and return nothing, never a short
+ * list. Called with FENNS_SCAN_LOOKBACK=2 set (the searcher's pipeline is
+ * made inside). (A cell scan that gives up leaves cell starts that fall
+ * back at its blocks, which the passes after it do not guard against: it
+ * cannot happen where fenns runs, since a scan gives up only where the
+ * driver stops loops, and fenns never looks back there.) */
+static void check_search_gives_up(void) {
+    enum { POINTS = 3000 };
+    float *xyz = malloc(12u * POINTS);
+    if (!xyz) return;
+    uint32_t x = 0x9E3779B9u;
+    for (uint32_t i = 0; i < 3u * POINTS; ++i) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+        xyz[i] = (float)(x >> 8) * (14.0f / 16777216.0f);
+    }
+    setenv("FENNS_BUILD_BY_CELL", "1", 1);
+    fenns_pipeline_create_info pci = {0};
+    pci.radius = 1.0f;
+    pci.max_particles = POINTS;
+    for (int a = 0; a < 3; ++a) pci.domain_max[a] = 14.0f;
+    fenns_pipeline p = NULL;
+    CHECK(fenns_pipeline_create(g.context, &pci, &p) == FENNS_SUCCESS, "pipeline (by coarse cell)");
+    if (p)
+        CHECK(p->plan.by_cell && !fenns_plan_scan_looks_back(&p->plan, p->plan.cell_capacity + 2u) &&
+                  fenns_plan_scan_looks_back(&p->plan, POINTS + 1u),
+              "the plan: by cell %u, cell scan of %u entries, offsets scan of %u looking back", p->plan.by_cell,
+              p->plan.cell_capacity + 2u, POINTS + 1u);
+    fenns_pipeline_destroy(p);
+    /* CSR: the offsets scan gives up. Counts only: the host sums the counts
+     * (no offsets scan on the GPU), so the run succeeds, and must agree with
+     * one whose scans take two dispatches. */
+    uint64_t totals[2] = {0, 0};
+    for (int run = 0; run < 3; ++run) {
+        int counts_only = run > 0, two_dispatches = run == 2;
+        if (two_dispatches) setenv("FENNS_SCAN_LOOKBACK", "0", 1);
+        fenns_host_search_info info = {0};
+        info.method = FENNS_METHOD_FENNS;
+        info.radius = 1.0f;
+        info.positions = xyz;
+        info.particle_count = POINTS;
+        for (int a = 0; a < 3; ++a) info.domain_max[a] = 14.0f;
+        info.queue = g.queue;
+        info.counts_only = counts_only;
+        fenns_host_csr csr = {0};
+        uint32_t errors = g.error_messages;
+        g.quiet = !counts_only;
+        fenns_result r = fenns_host_search(g.context, &info, &csr);
+        g.quiet = 0;
+        if (!counts_only) {
+            CHECK(r == FENNS_ERROR_DRIVER_LIMIT && csr.offsets == NULL,
+                  "a CSR search whose offsets scan gives up: %s, %s lists", fenns_result_string(r),
+                  csr.offsets ? "with" : "no");
+            g.error_messages = errors; /* the refusal is logged */
+        } else {
+            CHECK(r == FENNS_SUCCESS && csr.offsets, "counts only, %s: %s", two_dispatches ? "two dispatches" : "giving up",
+                  fenns_result_string(r));
+            if (csr.offsets) totals[run - 1] = csr.offsets[POINTS];
+        }
+        fenns_host_csr_free(g.context, &csr);
+        if (two_dispatches) setenv("FENNS_SCAN_LOOKBACK", "2", 1);
+    }
+    CHECK(totals[0] == totals[1] && totals[0] > 0, "counts only: %llu neighbours, %llu with two dispatches",
+          (unsigned long long)totals[0], (unsigned long long)totals[1]);
+    unsetenv("FENNS_BUILD_BY_CELL");
+    printf("  giving up, whole searches: CSR reported as the driver's limit, nothing returned; counts only exact\n");
+    free(xyz);
+}
+
 int main(void) {
     if (fenns_test_gpu_open(&g, 0) != FENNS_SUCCESS) return 1;
     enum { N = (1 << 21) + 37 }; /* three scan levels at 1024 per block */
@@ -154,13 +227,14 @@ int main(void) {
         setenv("FENNS_SCAN_LOOKBACK", "2", 1);
         fenns_pipeline quitter = NULL;
         CHECK(fenns_pipeline_create(g.context, &pci, &quitter) == FENNS_SUCCESS, "pipeline (look-backs that give up)");
-        if (was) setenv("FENNS_SCAN_LOOKBACK", kept, 1);
-        else unsetenv("FENNS_SCAN_LOOKBACK");
         if (quitter && hostile) {
             for (uint32_t i = 0; i < N; ++i) hostile[i] = 1u + i % 5u;
             check_scan("giving up", quitter, hostile, 10 * 1024 + 3, 1, WAY_LOOKBACK, 1);
             check_scan("giving up", quitter, hostile, 10 * 1024 + 3, 0, WAY_LOOKBACK, 1);
+            check_search_gives_up();
         }
+        if (was) setenv("FENNS_SCAN_LOOKBACK", kept, 1);
+        else unsetenv("FENNS_SCAN_LOOKBACK");
         fenns_pipeline_destroy(quitter);
         CHECK(hostile != NULL, "host memory");
         free(hostile);

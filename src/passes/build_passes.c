@@ -29,7 +29,9 @@ void fenns__bind_region(fenns_bindings *b, const fenns_frame *f, uint32_t bindin
     fenns__bind(b, binding, f->scratch.buffer, f->scratch.offset + r.offset, r.size);
 }
 
-void fenns__bind_lookback_states(fenns_bindings *b, const fenns_frame *f, fenns_push *pc, uint64_t bytes) {
+void fenns__bind_lookback_states(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f, fenns_push *pc,
+                                 int looks_back, uint64_t scanned) {
+    uint64_t bytes = looks_back ? fenns_plan_scan_lookback_bytes(&p->plan, scanned) : 0u;
     fenns_region states = {f->layout.scan_sums.offset, bytes};
     pc->capacity_hi = (uint32_t)(bytes / 16u);
     fenns__bind_region(b, f, FENNS_BINDING_LOOKBACK_STATES, states);
@@ -200,7 +202,7 @@ void fenns__pass_coarse_count(VkCommandBuffer cmd, fenns_pipeline p, const fenns
     bind_ranks(&b, p, f, &pc);
     /* And the cell scan's look-back states, where it looks back. */
     int looks_back = cell_scan_lookback(p) != FENNS_SCAN_TWO_DISPATCHES;
-    fenns__bind_lookback_states(&b, f, &pc, looks_back ? fenns_plan_scan_lookback_bytes(&p->plan, cell_scan_entries(p)) : 0u);
+    fenns__bind_lookback_states(&b, p, f, &pc, looks_back, cell_scan_entries(p));
     fenns__dispatch(cmd, p, FENNS_PASS_coarse_count, &b, &pc, placement_groups(p, f));
 }
 

@@ -36,12 +36,13 @@ static inline uint64_t fenns__grid_stride_groups(fenns_pipeline p, const fenns_f
 }
 /* Binds the scratch region r at binding (a placeholder if r is empty). */
 void fenns__bind_region(fenns_bindings *b, const fenns_frame *f, uint32_t binding, fenns_region r);
-/* Binds the look-back states of the one-dispatch scan after the pass
- * being recorded, which zeroes them (shaders/include/lookback_states.glsl):
- * `bytes` at the scan sums (fenns_plan_scan_lookback_bytes; 0 where that
- * scan takes two dispatches: a placeholder, never written), their count in
- * pc->capacity_hi. */
-void fenns__bind_lookback_states(fenns_bindings *b, const fenns_frame *f, fenns_push *pc, uint64_t bytes);
+/* Binds the look-back states of the scan of `scanned` elements after the
+ * pass being recorded, which zeroes them (shaders/include/lookback_states.glsl):
+ * where that scan looks back, its states at the scan sums
+ * (fenns_plan_scan_lookback_bytes), their count in pc->capacity_hi; where it
+ * takes two dispatches, none (a placeholder range, never written; count 0). */
+void fenns__bind_lookback_states(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f, fenns_push *pc,
+                                 int looks_back, uint64_t scanned);
 void fenns__bind_positions(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f);
 void fenns__bind_sorted(fenns_bindings *b, const fenns_pipeline p, const fenns_frame *f);
 

@@ -25,7 +25,7 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
      * most FENNS_SCAN_LOOKBACK_BLOCKS_MAX + 1 of them, so one workgroup
      * (its first invocation also clearing the status). */
     int looks_back = offsets_scan && offsets_scan_lookback(p, f) != FENNS_SCAN_TWO_DISPATCHES;
-    fenns__bind_lookback_states(&b, f, &pc, looks_back ? fenns_plan_scan_lookback_bytes(&p->plan, (uint64_t)f->n + 1u) : 0u);
+    fenns__bind_lookback_states(&b, p, f, &pc, looks_back, (uint64_t)f->n + 1u);
     fenns__dispatch(cmd, p, FENNS_PASS_reset_status, &b, &pc, 1u);
 }
 
