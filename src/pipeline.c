@@ -356,10 +356,9 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
      * FENNS_SCAN_LOOKBACK=0 forces two; 1 asks for one
      * where the driver does not stop loops (never on llvmpipe); 2 makes
      * every look-back give up at once, which no block waits on (the tests'
-     * check that a scan that gives up is reported, not silent: test_scan64;
-     * a cell scan that gives up leaves starts that fall back at its blocks,
-     * which the passes after it do not guard against, so only the offsets
-     * scan's is run through a whole search). */
+     * check that a scan that gives up is reported, not silent: test_scan64);
+     * builds then scan their cells in two dispatches (build_passes.c's
+     * cell_scan_lookback says why). */
     plan->scan_lookback = !context->cpu_device && !context->loop_limit ? 1u : 0u;
     if (env_number("FENNS_SCAN_LOOKBACK", 0, 2, &v) && (v != 1u || !context->loop_limit))
         plan->scan_lookback = (uint32_t)v;

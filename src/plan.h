@@ -166,8 +166,9 @@ typedef struct fenns_plan {
     uint32_t scan_lookback;       /* the cell scan (but radix's) and the CSR offsets scan in one
                                      dispatch each where they are short
                                      (fenns_plan_scan_looks_back): 1 on a GPU, 0 on CPU
-                                     drivers; 2 for tests (every look-back gives up at once);
-                                     set at pipeline creation */
+                                     drivers; 2 for tests (the offsets scan's look-back gives
+                                     up at once; the cell scan takes two dispatches); set at
+                                     pipeline creation */
     uint32_t scan_direct_blocks;  /* device-wide scans: blocks up to which each block adds the
                                      totals before it itself (else their totals are scanned) */
     uint32_t chunk_shift16;       /* log2 of vec4 elements per chunk binding */

@@ -101,16 +101,17 @@ static void check_scan(const char *name, fenns_pipeline p, const uint32_t *count
     fenns_test_buffer_destroy(&g, &scratch);
 }
 
-/* A whole search whose CSR offsets scan gives up: built by coarse cell
- * (FENNS_BUILD_BY_CELL=1), a few thousand particles have a cell scan of one
- * block, which never looks back, and an offsets scan of several, which
- * does (reset status zeroing its states) and gives up at once. The host
+/* Whole searches whose CSR offsets scan gives up (FENNS_SCAN_LOOKBACK=2
+ * set: the searcher's pipeline is made inside), built by fine cell and by
+ * coarse cell: 3000 points have an offsets scan of 3 blocks, which looks
+ * back (reset status zeroing its states) and gives up at once. The host
  * path must report the driver's limit and return nothing, never a short
- * list. Called with FENNS_SCAN_LOOKBACK=2 set (the searcher's pipeline is
- * made inside). (A cell scan that gives up leaves cell starts that fall
- * back at its blocks, which the passes after it do not guard against: it
- * cannot happen where fenns runs, since a scan gives up only where the
- * driver stops loops, and fenns never looks back there.) */
+ * list; counts only (the host sums the counts, no offsets scan on the GPU)
+ * must succeed and agree with a run whose scans take two dispatches. The
+ * builds scan their cells in two dispatches under the hook (a cell scan
+ * that gave up would leave starts the later passes do not guard against:
+ * build_passes.c's cell_scan_lookback); the fine-cell build's would
+ * otherwise look back. */
 static void check_search_gives_up(void) {
     enum { POINTS = 3000 };
     float *xyz = malloc(12u * POINTS);
@@ -120,56 +121,61 @@ static void check_search_gives_up(void) {
         x ^= x << 13, x ^= x >> 17, x ^= x << 5;
         xyz[i] = (float)(x >> 8) * (14.0f / 16777216.0f);
     }
-    setenv("FENNS_BUILD_BY_CELL", "1", 1);
-    fenns_pipeline_create_info pci = {0};
-    pci.radius = 1.0f;
-    pci.max_particles = POINTS;
-    for (int a = 0; a < 3; ++a) pci.domain_max[a] = 14.0f;
-    fenns_pipeline p = NULL;
-    CHECK(fenns_pipeline_create(g.context, &pci, &p) == FENNS_SUCCESS, "pipeline (by coarse cell)");
-    if (p)
-        CHECK(p->plan.by_cell && !fenns_plan_scan_looks_back(&p->plan, p->plan.cell_capacity + 2u) &&
-                  fenns_plan_scan_looks_back(&p->plan, POINTS + 1u),
-              "the plan: by cell %u, cell scan of %u entries, offsets scan of %u looking back", p->plan.by_cell,
-              p->plan.cell_capacity + 2u, POINTS + 1u);
-    fenns_pipeline_destroy(p);
-    /* CSR: the offsets scan gives up. Counts only: the host sums the counts
-     * (no offsets scan on the GPU), so the run succeeds, and must agree with
-     * one whose scans take two dispatches. */
-    uint64_t totals[2] = {0, 0};
-    for (int run = 0; run < 3; ++run) {
-        int counts_only = run > 0, two_dispatches = run == 2;
-        if (two_dispatches) setenv("FENNS_SCAN_LOOKBACK", "0", 1);
-        fenns_host_search_info info = {0};
-        info.method = FENNS_METHOD_FENNS;
-        info.radius = 1.0f;
-        info.positions = xyz;
-        info.particle_count = POINTS;
-        for (int a = 0; a < 3; ++a) info.domain_max[a] = 14.0f;
-        info.queue = g.queue;
-        info.counts_only = counts_only;
-        fenns_host_csr csr = {0};
-        uint32_t errors = g.error_messages;
-        g.quiet = !counts_only;
-        fenns_result r = fenns_host_search(g.context, &info, &csr);
-        g.quiet = 0;
-        if (!counts_only) {
-            CHECK(r == FENNS_ERROR_DRIVER_LIMIT && csr.offsets == NULL,
-                  "a CSR search whose offsets scan gives up: %s, %s lists", fenns_result_string(r),
-                  csr.offsets ? "with" : "no");
-            g.error_messages = errors; /* the refusal is logged */
-        } else {
-            CHECK(r == FENNS_SUCCESS && csr.offsets, "counts only, %s: %s", two_dispatches ? "two dispatches" : "giving up",
-                  fenns_result_string(r));
-            if (csr.offsets) totals[run - 1] = csr.offsets[POINTS];
+    const char *was = getenv("FENNS_BUILD_BY_CELL");
+    char kept[16] = "";
+    if (was) snprintf(kept, sizeof kept, "%s", was);
+    for (int by_cell = 0; by_cell < 2; ++by_cell) {
+        setenv("FENNS_BUILD_BY_CELL", by_cell ? "1" : "0", 1);
+        fenns_pipeline_create_info pci = {0};
+        pci.radius = 1.0f;
+        pci.max_particles = POINTS;
+        for (int a = 0; a < 3; ++a) pci.domain_max[a] = 14.0f;
+        fenns_pipeline p = NULL;
+        CHECK(fenns_pipeline_create(g.context, &pci, &p) == FENNS_SUCCESS, "pipeline (by cell %d)", by_cell);
+        if (p) {
+            uint64_t cells = by_cell ? p->plan.cell_capacity + 2u : p->plan.section_keys + 1u;
+            CHECK(p->plan.by_cell == (uint32_t)by_cell && fenns_plan_scan_looks_back(&p->plan, POINTS + 1u) &&
+                      (by_cell || fenns_plan_scan_looks_back(&p->plan, cells)),
+                  "the plan: by cell %u, a cell scan of %llu entries, an offsets scan of %u, looking back",
+                  p->plan.by_cell, (unsigned long long)cells, POINTS + 1u);
         }
-        fenns_host_csr_free(g.context, &csr);
-        if (two_dispatches) setenv("FENNS_SCAN_LOOKBACK", "2", 1);
+        fenns_pipeline_destroy(p);
+        uint64_t totals[2] = {0, 0};
+        for (int run = 0; run < 3; ++run) {
+            int counts_only = run > 0, two_dispatches = run == 2;
+            if (two_dispatches) setenv("FENNS_SCAN_LOOKBACK", "0", 1);
+            fenns_host_search_info info = {0};
+            info.method = FENNS_METHOD_FENNS;
+            info.radius = 1.0f;
+            info.positions = xyz;
+            info.particle_count = POINTS;
+            for (int a = 0; a < 3; ++a) info.domain_max[a] = 14.0f;
+            info.queue = g.queue;
+            info.counts_only = counts_only;
+            fenns_host_csr csr = {0};
+            uint32_t errors = g.error_messages;
+            g.quiet = !counts_only;
+            fenns_result r = fenns_host_search(g.context, &info, &csr);
+            g.quiet = 0;
+            if (!counts_only) {
+                CHECK(r == FENNS_ERROR_DRIVER_LIMIT && csr.offsets == NULL,
+                      "by cell %d: a CSR search whose offsets scan gives up: %s, %s lists", by_cell,
+                      fenns_result_string(r), csr.offsets ? "with" : "no");
+                g.error_messages = errors; /* the refusal is logged */
+            } else {
+                CHECK(r == FENNS_SUCCESS && csr.offsets, "by cell %d: counts only, %s: %s", by_cell,
+                      two_dispatches ? "two dispatches" : "giving up", fenns_result_string(r));
+                if (csr.offsets) totals[run - 1] = csr.offsets[POINTS];
+            }
+            fenns_host_csr_free(g.context, &csr);
+            if (two_dispatches) setenv("FENNS_SCAN_LOOKBACK", "2", 1);
+        }
+        CHECK(totals[0] == totals[1] && totals[0] > 0, "by cell %d: counts only: %llu neighbours, %llu with two dispatches",
+              by_cell, (unsigned long long)totals[0], (unsigned long long)totals[1]);
     }
-    CHECK(totals[0] == totals[1] && totals[0] > 0, "counts only: %llu neighbours, %llu with two dispatches",
-          (unsigned long long)totals[0], (unsigned long long)totals[1]);
-    unsetenv("FENNS_BUILD_BY_CELL");
-    printf("  giving up, whole searches: CSR reported as the driver's limit, nothing returned; counts only exact\n");
+    if (was) setenv("FENNS_BUILD_BY_CELL", kept, 1);
+    else unsetenv("FENNS_BUILD_BY_CELL");
+    printf("  giving up, whole searches (both builds): CSR reported as the driver's limit, nothing returned; counts only exact\n");
     free(xyz);
 }
 

@@ -140,7 +140,9 @@ static void print_statistic(const char *pass, const VkPipelineExecutableProperti
 
 /* Records one build + counts search + CSR search + density kernel search,
  * with profiles (BENCH_CALLS of them; NULL: none). */
-static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int sorted_order, fenns_profile *profiles) {
+/* The calls of one iteration, up to and including `last` (BENCH_KERNEL: all). */
+static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int sorted_order, fenns_profile *profiles,
+                             uint32_t last) {
     fenns_profile *profile[BENCH_CALLS];
     for (uint32_t k = 0; k < BENCH_CALLS; ++k) profile[k] = profiles ? &profiles[k] : NULL;
     const fenns_output_flags order = sorted_order ? FENNS_OUTPUT_SORTED_ORDER : 0u;
@@ -165,6 +167,7 @@ static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int
     si.profile = profile[BENCH_CSR];
     fenns_cmd_search(cmd, s->pipeline, &si);
     sample_full_barrier(cmd);
+    if (last == BENCH_CSR) return;
     si.outputs = FENNS_OUTPUT_KERNEL | order;
     si.kernel_output = sample_whole(&s->values);
     si.profile = profile[BENCH_KERNEL];
@@ -265,7 +268,7 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
      * Iterations submitted one after another for 200 ms. */
     for (double until = now_ms() + 200.0; now_ms() < until;) {
         VK_TRY(begin(&s.g, &cmd), "vkBeginCommandBuffer");
-        record_iteration(cmd, &s, n, c->sorted_order, NULL);
+        record_iteration(cmd, &s, n, c->sorted_order, NULL, BENCH_KERNEL);
         VK_TRY(submit(&s.g, cmd), "a warm-up submit");
         fenns_descriptor_arena_reset(s.arena); /* its command buffer is done */
     }
@@ -279,7 +282,7 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
             p[k].query_pool = s.g.queries;
             p[k].first_query = (it * BENCH_CALLS + k) * QUERIES_PER_CALL;
         }
-        record_iteration(cmd, &s, n, c->sorted_order, p);
+        record_iteration(cmd, &s, n, c->sorted_order, p, BENCH_KERNEL);
     }
     copy_status(cmd, &s, n);
     VK_TRY(submit(&s.g, cmd), "the measured submit");
@@ -287,6 +290,19 @@ int bench_case_run(fenns_headless headless, fenns_context context, const bench_c
     if (out->status.list_overflow || out->status.incomplete_queries || out->status.total_neighbors != m)
         FAIL("the measured searches disagree with the sizing search (overflow %u, incomplete %u)",
              out->status.list_overflow, out->status.incomplete_queries);
+    /* And the CSR search's own status: each iteration ends with the kernel
+     * search, whose status reset clears what the CSR search reported. */
+    VK_TRY(begin(&s.g, &cmd), "vkBeginCommandBuffer");
+    record_iteration(cmd, &s, n, c->sorted_order, NULL, BENCH_CSR);
+    copy_status(cmd, &s, n);
+    VK_TRY(submit(&s.g, cmd), "the CSR check's submit");
+    fenns_descriptor_arena_reset(s.arena); /* its command buffer is done */
+    fenns_status csr_status;
+    memcpy(&csr_status, s.status.mapped, sizeof csr_status);
+    if (csr_status.list_overflow || csr_status.incomplete_queries || csr_status.total_neighbors != m)
+        FAIL("the CSR search disagrees with the sizing search (overflow %u, incomplete %u, total %llu of %llu)",
+             csr_status.list_overflow, csr_status.incomplete_queries, (unsigned long long)csr_status.total_neighbors,
+             (unsigned long long)m);
     out->total_neighbors = (double)m;
 
     /* Only written queries are read (an unwritten one would never be ready). */

@@ -129,9 +129,15 @@ static uint32_t cell_scan_entries(fenns_pipeline p) {
 }
 
 /* The cell scan in one dispatch where the plan says so, but radix's: its
- * sort's own scans use the sums before the cell scan. */
+ * sort's own scans use the sums before the cell scan. And not where the
+ * tests make every look-back give up (scan_lookback 2): a cell scan that
+ * gave up would leave cell starts that fall back at its blocks, whose
+ * lengths the passes after it read wrapped around (on lavapipe such a
+ * search ran for minutes), so only the CSR offsets scan's giving up is
+ * run through whole searches. No driver fenns looks back on gives up. */
 static fenns_scan_lookback cell_scan_lookback(fenns_pipeline p) {
-    int one = fenns_plan_scan_looks_back(&p->plan, cell_scan_entries(p)) && p->plan.method != FENNS_METHOD_RADIX;
+    int one = fenns_plan_scan_looks_back(&p->plan, cell_scan_entries(p)) && p->plan.method != FENNS_METHOD_RADIX &&
+              p->plan.scan_lookback != 2u;
     return one ? FENNS_SCAN_LOOKBACK_BUILD : FENNS_SCAN_TWO_DISPATCHES;
 }
 
