@@ -139,8 +139,8 @@ static void print_statistic(const char *pass, const VkPipelineExecutableProperti
     } while (0)
 
 /* Records one build + counts search + CSR search + density kernel search,
- * with profiles (BENCH_CALLS of them; NULL: none). */
-/* The calls of one iteration, up to and including `last` (BENCH_KERNEL: all). */
+ * with profiles (BENCH_CALLS of them; NULL: none): the calls up to and
+ * including `last` (BENCH_KERNEL: all). */
 static void record_iteration(VkCommandBuffer cmd, case_state *s, uint32_t n, int sorted_order, fenns_profile *profiles,
                              uint32_t last) {
     fenns_profile *profile[BENCH_CALLS];
