@@ -8,7 +8,7 @@
 // by fenns' own code (local_grid_fenns.glsl: quads of entries, the
 // counting-only variant), whose local grid is one unused cell.
 #include "header.glsl"
-layout(constant_id = 1) const uint LOCAL_CELLS = 1;
+layout(constant_id = 1) const uint LOCAL_ROWS = 1; // local_grid_fenns.glsl's arrays, unused here
 layout(constant_id = 2) const uint OCTANT = 0; // 1: octant's walk
 #define WALK_OCTANT (OCTANT != 0u)
 #define USE_PARAMS

@@ -22,7 +22,7 @@
 // (local_grid_fenns.glsl's finish_kernel_lanes); the template's
 // fenns_kernel_parts.glsl goes between the kernel and the tail.
 #include "header.glsl"
-layout(constant_id = 1) const uint LOCAL_CELLS = 729; // fenns: local cells; fenns-paper: 1
+layout(constant_id = 1) const uint LOCAL_ROWS = 81; // fenns: the local grid's rows (FENNS_LOCAL_DIM_MAX^2); the others: 1
 layout(constant_id = 6) const uint KERNEL_METHOD = 0; // fenns_method: 0 fenns, 1 fenns-paper, 2 counting, 3 octant
 #define WALK_OCTANT (KERNEL_METHOD == 3u)
 #define FENNS_KERNEL

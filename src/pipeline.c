@@ -29,6 +29,7 @@
 #include "radix_gather.spv.h"
 #include "search_work.spv.h"
 #include "search_fenns.spv.h"
+#include "search_fenns_count.spv.h"
 #include "search_paper.spv.h"
 #include "search_counting.spv.h"
 #include "list_sort.spv.h"
@@ -64,8 +65,8 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(reset_status),
         FENNS_SPV_(search_fenns),
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_reduce),  FENNS_SPV_(list_sort),
-        FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),
-        FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns),
+        FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns_count), FENNS_SPV_(search_fenns_count),
+        FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns_count),  FENNS_SPV_(search_fenns_count),
         FENNS_SPV_(count_total),
         {NULL, 0}, {NULL, 0}, {NULL, 0}, /* search_kernel and its variants: the caller's */
         FENNS_SPV_(reorder_attributes),
@@ -201,7 +202,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     if (pass == FENNS_PASS_section_sort && loop_limit)
         values[0] = max_workgroup_invocations < 1024u ? max_workgroup_invocations : 1024u;
     if (fenns__is_search_pass(pass)) {
-        values[1] = plan->fine_cells; /* fenns: local cells; fenns-paper: fine cells + 1 */
+        values[1] = plan->fine_cells; /* fenns: local grid rows; fenns-paper: fine cells + 1 */
     }
     if ((fenns__is_search_pass(pass) || fenns__is_kernel_pass(pass)) && plan->method == FENNS_METHOD_FENNS)
         values[7] = loop_limit != 0u ? 1u : 0u;

@@ -16,12 +16,19 @@ static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 /* Shared memory of each pipeline; mirrors the shared declarations of the
  * shaders (scan.glsl's subgroup totals are in every scanning shader). */
 #define SCAN_SHARED (4u * (FENNS_MAX_WORKGROUP / FENNS_MIN_SUBGROUP) + 4u) /* and scan64_block's wide-block flag */
-/* fenns: local cell starts and counts, 27 neighbour keys. */
-#define LOCAL_CELLS_MAX (FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX)
+/* fenns: the local grid of `rows` rows in the larger of its forms
+ * (local_grid_fenns.glsl; each module declares one: by cell, each cell's
+ * start and end; by row, each row's sequence and its map), and 27 neighbour
+ * keys. */
+#define LOCAL_ROWS_MAX (FENNS_LOCAL_DIM_MAX * FENNS_LOCAL_DIM_MAX)
+static uint32_t local_grid_shared(uint32_t rows) {
+    uint32_t by_cell = 4u * 2u * FENNS_LOCAL_DIM_MAX, by_row = 4u * (FENNS_LOCAL_DIM_MAX + 1u) + 16u;
+    return rows * (by_cell > by_row ? by_cell : by_row) + 4u * 27u;
+}
 #define WORK_SHARED 4u /* search_common.glsl's search_work_item */
-static uint32_t search_fenns_shared(void) { return 4u * 2u * LOCAL_CELLS_MAX + 4u * 27u + SCAN_SHARED + WORK_SHARED; }
-/* counting: 27 neighbour keys (and the unused one-cell local grid of the walk's shared code). */
-static uint32_t search_counting_shared(void) { return 4u * 2u + 4u * 27u + SCAN_SHARED; }
+static uint32_t search_fenns_shared(void) { return local_grid_shared(LOCAL_ROWS_MAX) + SCAN_SHARED + WORK_SHARED; }
+/* counting: 27 neighbour keys (and the unused one-row local grid of the walk's shared code). */
+static uint32_t search_counting_shared(void) { return local_grid_shared(1u) + SCAN_SHARED; }
 /* fenns-paper: the fine grid, per query slot its record (16 bytes), count,
  * list base (8) and room, and the loop-limit flag (local_grid_paper.glsl). */
 static uint32_t search_paper_shared(uint32_t fine_cells) {
@@ -107,12 +114,12 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     uint32_t wg = FENNS_MAX_WORKGROUP;
     while (wg > limits->max_workgroup_invocations) wg >>= 1;
     if (info->method == FENNS_METHOD_FENNS) {
-        /* fenns: a local grid of at most FENNS_LOCAL_DIM_MAX^3 cells (6 KiB),
-         * so many workgroups share a multiprocessor; the candidates are read
-         * through the cache. */
+        /* fenns: a local grid of at most FENNS_LOCAL_DIM_MAX^3 cells (6 KiB
+         * by cell, 5 KiB by row), so many workgroups share a multiprocessor;
+         * the candidates are read through the cache. */
         out->workgroup_size = wg;
         out->fine_max = FENNS_LOCAL_DIM_MAX;
-        out->fine_cells = LOCAL_CELLS_MAX;
+        out->fine_cells = LOCAL_ROWS_MAX;
         out->shared_bytes_search = search_fenns_shared();
     } else if (fenns_plan_walks_particles(info->method)) {
         /* counting, octant, radix: no local grid; fine_max 3 makes grid_setup keep
@@ -273,7 +280,10 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     uint64_t by_binding = limits->max_storage_buffer_range / 8u - 1u;
     uint64_t by_vec4 = (uint64_t)FENNS_CHUNKS << out->chunk_shift16;
     uint64_t addressable = by_binding < by_vec4 ? by_binding : by_vec4;
-    if (addressable > INT32_MAX) addressable = INT32_MAX;
+    /* Below 2^29 (as maxStorageBufferRange < 2^32 makes it): fenns' searches
+     * number a local row's candidates by sorted position + 2^30 in 32 bits
+     * (local_grid_fenns.glsl's ROW_BIAS). */
+    if (addressable > (1u << 29) - 1u) addressable = (1u << 29) - 1u;
     out->max_particles_addressable = addressable;
     if (info->max_particles > addressable) return FENNS_ERROR_TOO_LARGE;
 
@@ -356,7 +366,7 @@ static uint32_t lanes_for(const fenns_plan *plan, const fenns_plan_limits *limit
     for (; lanes > 1u; --lanes) {
         uint64_t invocations = (uint64_t)lanes * plan->workgroup_size;
         if (invocations <= limits->max_workgroup_invocations && invocations <= limits->max_workgroup_size_x &&
-            (uint64_t)(lanes - 1u) * plan->workgroup_size <= 2u * (uint64_t)plan->fine_cells)
+            (uint64_t)(lanes - 1u) * plan->workgroup_size <= (FENNS_LOCAL_DIM_MAX + 1u) * (uint64_t)plan->fine_cells)
             break;
     }
     return lanes;

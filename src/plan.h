@@ -127,7 +127,7 @@ typedef struct fenns_plan {
     uint32_t coarse_dims[3];      /* grid for the caller's box (the GPU recomputes it the same way) */
     uint32_t table_dims[3];       /* the cell table it folds onto (= coarse_dims when it fits) */
     uint32_t fine_max;            /* per-axis cap of the local grid */
-    uint32_t fine_cells;          /* fenns-paper: fine_max^3 + 1; fenns: local cells (FENNS_LOCAL_DIM_MAX^3) */
+    uint32_t fine_cells;          /* fenns-paper: fine_max^3 + 1; fenns: local grid rows (FENNS_LOCAL_DIM_MAX^2) */
     uint32_t sort_capacity;       /* section_sort shared elements (power of two) */
     uint32_t order_capacity;      /* fenns: particles of a coarse cell cell_order orders at once */
     uint32_t by_cell;             /* fenns: count and place by coarse cell, then cell_order (large
@@ -286,7 +286,7 @@ uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range);
  * FENNS_QUERY_LANES4_MAX): from the plan's capacity, or `wanted` where
  * wanted > 0; fewer where the workgroup (workgroup_size times that) passes
  * the device's limits or the lanes' sums, kept in the local grid's arrays
- * after the walk (2 fine_cells words), would not fit there. 1 for other
+ * after the walk ((FENNS_LOCAL_DIM_MAX + 1) fine_cells words), would not fit there. 1 for other
  * methods. */
 uint32_t fenns_plan_query_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted);
 /* The same for kernel searches (FENNS_KERNEL_LANES4_MAX, _2_MAX). */

@@ -112,7 +112,7 @@ static void check_fits(const char *name, const fenns_plan_limits *l, fenns_metho
     CHECK(p.workgroup_size <= l->max_workgroup_invocations && p.workgroup_size >= 64, "%s: workgroup %u", name,
           p.workgroup_size);
     if (method == FENNS_METHOD_FENNS) {
-        CHECK(p.fine_max == FENNS_LOCAL_DIM_MAX && p.fine_cells == p.fine_max * p.fine_max * p.fine_max,
+        CHECK(p.fine_max == FENNS_LOCAL_DIM_MAX && p.fine_cells == p.fine_max * p.fine_max,
               "%s: local grid %u / %u", name, p.fine_max, p.fine_cells);
     } else if (fenns_plan_walks_particles(method)) {
         /* cells of one margin (octant: two), about one a particle, no local grid */
@@ -198,14 +198,14 @@ static void check_small_searches(void) {
               "kernel lanes: wishes granted, or cut by the device");
         CHECK(fenns_plan_query_lanes(&p, &desktop, 3u) == 3u && fenns_plan_query_lanes(&p, &desktop, 1u) == 1u,
               "query lanes: wishes of 3 and 1 granted");
-        /* 5 would make 1280 invocations; the lanes' sums need (lanes - 1) * 256 <= 2 * 729 words */
+        /* 5 would make 1280 invocations; the lanes' sums need (lanes - 1) * 256 <= 10 * 81 words */
         CHECK(fenns_plan_query_lanes(&p, &desktop, 5u) == 4u && fenns_plan_query_lanes(&p, &desktop, 8u) == 4u,
               "query lanes: wishes past the device's 1024 invocations cut to 4");
         fenns_plan_limits narrow = desktop;
         narrow.max_workgroup_size_x = 512u;
         CHECK(fenns_plan_query_lanes(&p, &narrow, 0u) == (expect > 2u ? 2u : expect), "query lanes: workgroup x limit");
         fenns_plan small = p;
-        small.fine_cells = 256u; /* room for 2 lanes' sums, not 3 */
+        small.fine_cells = 60u; /* 600 words: room for 2 lanes' sums, not 3 */
         CHECK(fenns_plan_query_lanes(&small, &desktop, 4u) == 3u, "query lanes: the lanes' sums must fit the local grid");
         i.method = FENNS_METHOD_FENNS_PAPER;
         if (fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS)

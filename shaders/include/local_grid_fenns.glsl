@@ -1,4 +1,4 @@
-// The query-driven loop of search_fenns.comp.
+// The query-driven loop of search_fenns.comp (and search_kernel.comp's).
 //
 // The build sorted every coarse cell by fine cell (F per axis, x fastest)
 // and, within a fine cell, by original index. So the local grid of a
@@ -6,7 +6,7 @@
 // of each neighbour on every side (the neighbours' border) -- needs no
 // binning: every local cell is one section of one cell of the table. The
 // workgroup writes the local grid into shared memory (where each local
-// cell's particles start and end in the sorted array), and
+// cell's particles lie in the sorted array), and
 // each invocation walks its query's stencil row by row: along x a row of
 // 2*reach+1 local cells crosses at most three coarse cells, each part one
 // contiguous run of sorted particles, read through the cache (on an H100
@@ -22,8 +22,50 @@
 // candidates from the other (candidate_cells, load_candidate). A query then
 // has no "self" to skip.
 
-shared uint s_local_start[LOCAL_CELLS];  // sorted index of each local cell's first particle
-shared uint s_local_end[LOCAL_CELLS];    // and one past its last
+// The local grid, in one of two forms. Local row (y, z) is row
+// z * local_dim + y, its cells x = 0 .. local_dim - 1.
+//
+// By row (LOCAL_GRID_BY_ROW: the counts search, search_fenns_count.comp):
+// a stencil row is two loads and a vector, where by cell it is six loads
+// and the runs' bounds. H200, against by cell (run PE): counts sph50 4M
+// 1.339 -> 1.257 ms, 16M 5.304 -> 4.967, 1M 0.366 -> 0.353, 131072 0.089
+// -> 0.081, s1 4M r=1 0.450 -> 0.424, r=0.2 0.289 -> 0.268, s3 r=0.3 0.277
+// -> 0.259, dam the same, but cluster 4M 1.480 -> 1.526 (the driver makes
+// it 32 registers, 8 workgroups a multiprocessor, where by cell it took
+// 39). The list fill and the kernel searches keep the cells: by row the
+// driver gave them fewer registers and spilled some into shared memory
+// (the fill: sph50 16M 12.73 -> 13.89 ms, run PC; `fenns-sph`'s force
+// kernel 62 -> 48 registers, 1.83 -> 1.94 ms a step, run PF), though the
+// bench's density kernel ran 8% faster. Each form is a module of its own:
+// a driver allocates every shared array a module declares, and both in
+// one took the counts search's registers up and its speed down (run PD).
+#ifdef FENNS_SEARCH_COUNTS
+#define LOCAL_GRID_BY_ROW
+#endif
+#ifdef LOCAL_GRID_BY_ROW
+// Each row numbers its candidates as one sequence, x then sorted order, so
+// a query's part of a row (cells x0 .. x1) is one range of numbers, read in
+// two loads:
+// s_local_sequence[row][x] is cell x's first number, entry x + 1 one past
+// its last. s_local_rows[row] = (T1, T2, sh0, sh2) maps a number m to its
+// sorted position: m + sh0 below T1 (the left coarse cell's part), m -
+// ROW_BIAS below T2 (the own column's part), else m + sh2 (the right
+// one's). The own part is numbered by sorted position + ROW_BIAS, the left
+// part right before it and the right part right after, so each part's
+// numbers follow from its own sections and the own part's ends and three
+// invocations write a row with no wait on each other. ROW_BIAS keeps every
+// number within 32 bits: sorted positions are below 2^29 (the u64 offsets'
+// binding bounds n; fenns_plan_make), so numbers lie in [2^30 - 2^29,
+// 2^30 + 2^30).
+shared uint s_local_sequence[LOCAL_ROWS][FENNS_LOCAL_DIM_MAX + 1];
+shared uvec4 s_local_rows[LOCAL_ROWS];
+#define ROW_BIAS 0x40000000u
+#else
+// By cell (the list fill and the kernel searches): where each local
+// cell's particles start and end in the sorted array.
+shared uint s_local_start[LOCAL_ROWS][FENNS_LOCAL_DIM_MAX];
+shared uint s_local_end[LOCAL_ROWS][FENNS_LOCAL_DIM_MAX];
+#endif
 shared uint s_neighbour_key[27];         // table key of each neighbour cell, or NO_CELL
 #define NO_CELL 0xFFFFFFFFu
 
@@ -93,19 +135,62 @@ uint local_section_key(uvec3 l, uint split, uint reach) {
     return cell * pc.sections + (f.z * split + f.y) * split + f.x;
 }
 
+#ifdef LOCAL_GRID_BY_ROW
+// The local grid by row: an invocation a part of a row, g 0 the left
+// coarse cell's (x below reach), 1 the own column's, 2 the right one's.
+// (Only the counts search reads it, which walks three runs a row.)
+void build_local_rows(uint split, uint reach, uint local_dim) {
+    uint rows = local_dim * local_dim;
+    for (uint k = gl_LocalInvocationIndex; k < 3u * rows; k += gl_WorkGroupSize.x) {
+        uint row = k / 3u, g = k % 3u, y = row % local_dim, z = row / local_dim;
+        // The own column's cell: none beyond the grid in y or z, and then
+        // none on either side.
+        uint own_key = local_section_key(uvec3(reach, y, z), split, reach);
+        uint x0 = g == 0u ? 0u : g == 1u ? reach : reach + split, cells = g == 1u ? split : reach;
+        uint key = g == 1u ? own_key : local_section_key(uvec3(x0, y, z), split, reach);
+        // Where the own part starts (g 0, 1) or ends (g 2).
+        uint own_at = own_key == NO_CELL ? 0u : CANDIDATE_KEY_START(own_key + (g == 2u ? split : 0u));
+        uint first = key == NO_CELL ? own_at : CANDIDATE_KEY_START(key);
+        uint end = key == NO_CELL ? own_at : CANDIDATE_KEY_START(key + cells);
+        // Number minus sorted position, in this part.
+        uint shift = ROW_BIAS + (g == 0u ? own_at - end : g == 1u ? 0u : own_at - first);
+        for (uint x = 0u; x < cells; ++x)
+            s_local_sequence[row][x0 + x] = (key == NO_CELL ? own_at : CANDIDATE_KEY_START(key + x)) + shift;
+        if (g == 0u) {
+            s_local_rows[row].x = own_at + ROW_BIAS;
+            s_local_rows[row].z = 0u - shift;
+        } else if (g == 1u) {
+            s_local_rows[row].y = end + ROW_BIAS;
+        } else {
+            s_local_rows[row].w = 0u - shift;
+            s_local_sequence[row][local_dim] = end + shift;
+        }
+    }
+}
+#else
+// The local grid by cell: an invocation a cell.
+void build_local_cells(uint split, uint reach, uint local_dim) {
+    for (uint l = gl_LocalInvocationIndex; l < local_dim * local_dim * local_dim; l += gl_WorkGroupSize.x) {
+        uint x = l % local_dim, row = l / local_dim;
+        uint key = local_section_key(uvec3(x, row % local_dim, row / local_dim), split, reach);
+        s_local_start[row][x] = key == NO_CELL ? 0u : CANDIDATE_KEY_START(key);
+        s_local_end[row][x] = key == NO_CELL ? 0u : CANDIDATE_KEY_START(key + 1u);
+    }
+}
+#endif
+
 void build_local_grid(uvec3 center, uint split, uint reach, uint local_dim) {
-    uint t = gl_LocalInvocationIndex, local_cells = local_dim * local_dim * local_dim;
+    uint t = gl_LocalInvocationIndex;
     if (t < 27u) {
         uint key;
         s_neighbour_key[t] = neighbour_cell(center, t, key) ? key : NO_CELL;
     }
     barrier();
-    for (uint l = t; l < local_cells; l += gl_WorkGroupSize.x) {
-        uint key = local_section_key(uvec3(l % local_dim, (l / local_dim) % local_dim, l / (local_dim * local_dim)),
-                                     split, reach);
-        s_local_start[l] = key == NO_CELL ? 0u : CANDIDATE_KEY_START(key);
-        s_local_end[l] = key == NO_CELL ? 0u : CANDIDATE_KEY_START(key + 1u);
-    }
+#ifdef LOCAL_GRID_BY_ROW
+    build_local_rows(split, reach, local_dim);
+#else
+    build_local_cells(split, reach, local_dim);
+#endif
     barrier();
 }
 
@@ -248,8 +333,6 @@ void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1) {
 
 #endif // !FENNS_KERNEL
 
-uint local_index(uint x, uint y, uint z, uint local_dim) { return (z * local_dim + y) * local_dim + x; }
-
 // One row of a query's stencil: the local cells x0..x1 of local row (y, z),
 // up to three runs of sorted particles (one per coarse cell the row
 // crosses), walked as one sequence of `len` candidates. One loop over the
@@ -257,11 +340,12 @@ uint local_index(uint x, uint y, uint z, uint local_dim) { return (z * local_dim
 // rows, and a loop per run costs the subgroup the longest of its lanes'
 // runs once per run (H100, sph50 4M: the loops' control, not the
 // candidates' loads or distance tests, took most of the search).
-// Each run is kept as the sorted position of the row's candidate 0 were the
-// run to start there (its first particle's position minus the candidates
-// before it, mod 2^32), so candidate k is k plus one of three values (H100:
-// 2 fewer instructions a candidate, sph50 4M counts 1.55 -> 1.45 ms, dam
-// 1.10 -> 1.01, cluster 2.30 -> 2.09).
+// The row's candidates are numbers first .. end - 1, and each run is kept
+// as the sorted position minus the number (mod 2^32), so candidate k is k
+// plus one of three values (H100: 2 fewer instructions a candidate, sph50
+// 4M counts 1.55 -> 1.45 ms, dam 1.10 -> 1.01, cluster 2.30 -> 2.09). By
+// row (LOCAL_GRID_BY_ROW) the numbers are the row's sequence's; by cell they
+// count from 0.
 //
 // Since F >= 2 reach (grid_sizing.glsl) a row crosses at most two coarse
 // cells: one that starts on the left ends in the query's own cell (x1 <=
@@ -279,48 +363,64 @@ uint local_index(uint x, uint y, uint z, uint local_dim) { return (z * local_dim
 #define ROW_RUNS 3u
 #endif
 struct stencil_row {
-    uint start0, start1, start2; // each run's first sorted position minus the candidates before it
-    uint len0;                   // candidates in the first run
-    uint len01;                  // in the first two
-    uint len;                    // in all
+    uint first, end; // its candidates' numbers: first .. end - 1
+    uint t1, t2;     // the numbers where the second and third runs start
+    uint sh0, sh1, sh2; // each run's sorted position minus number
 };
 
-uvec2 local_run(uint row_base, uint a, uint b) {
+#ifdef LOCAL_GRID_BY_ROW
+stencil_row row_of(uint x0, uint x1, uint row, uint split, uint reach) {
+    stencil_row r;
+    uvec4 map = s_local_rows[row];
+    r.first = s_local_sequence[row][x0];
+    r.end = s_local_sequence[row][x1 + 1u];
+    r.t1 = map.x;
+    r.t2 = map.y;
+    r.sh0 = map.z;
+    r.sh1 = 0u - ROW_BIAS;
+    r.sh2 = map.w;
+    return r;
+}
+#else
+// Local cells a .. b of the row as a run (its start, its length).
+uvec2 local_run(uint row, uint a, uint b) {
     if (a > b) return uvec2(0u);
-    uint start = s_local_start[row_base + a];
-    return uvec2(start, s_local_end[row_base + b] - start);
+    uint start = s_local_start[row][a];
+    return uvec2(start, s_local_end[row][b] - start);
 }
 
-stencil_row row_of(uint x0, uint x1, uint row_base, uint split, uint reach) {
+stencil_row row_of(uint x0, uint x1, uint row, uint split, uint reach) {
     // Local x below reach shows the coarse cell on the left, from
     // reach + split on the one on the right.
     stencil_row r;
+    r.first = 0u;
     if (ROW_RUNS == 2u) {
         uint second = x0 < reach ? reach : reach + split; // where the second run starts
-        uvec2 first = local_run(row_base, x0, min(x1, second - 1u));
-        uvec2 next = local_run(row_base, max(x0, second), x1);
-        r.start0 = first.x;
-        r.start1 = next.x - first.y;
-        r.start2 = 0u;
-        r.len0 = first.y;
-        r.len01 = r.len = first.y + next.y;
+        uvec2 first = local_run(row, x0, min(x1, second - 1u));
+        uvec2 next = local_run(row, max(x0, second), x1);
+        r.sh0 = first.x;
+        r.sh1 = next.x - first.y;
+        r.sh2 = 0u;
+        r.t1 = first.y;
+        r.t2 = r.end = first.y + next.y;
         return r;
     }
-    uvec2 left = local_run(row_base, x0, min(x1, reach - 1u));
-    uvec2 own = local_run(row_base, max(x0, reach), min(x1, reach + split - 1u));
-    uvec2 right = local_run(row_base, max(x0, reach + split), x1);
-    r.start0 = left.x;
-    r.start1 = own.x - left.y;
-    r.start2 = right.x - (left.y + own.y);
-    r.len0 = left.y;
-    r.len01 = left.y + own.y;
-    r.len = r.len01 + right.y;
+    uvec2 left = local_run(row, x0, min(x1, reach - 1u));
+    uvec2 own = local_run(row, max(x0, reach), min(x1, reach + split - 1u));
+    uvec2 right = local_run(row, max(x0, reach + split), x1);
+    r.sh0 = left.x;
+    r.sh1 = own.x - left.y;
+    r.sh2 = right.x - (left.y + own.y);
+    r.t1 = left.y;
+    r.t2 = left.y + own.y;
+    r.end = r.t2 + right.y;
     return r;
 }
+#endif
 
-// Sorted position of the row's candidate k (k < len).
+// Sorted position of the row's candidate numbered k.
 uint row_position(stencil_row r, uint k) {
-    return k + (k < r.len0 ? r.start0 : ROW_RUNS == 2u || k < r.len01 ? r.start1 : r.start2);
+    return k + (k < r.t1 ? r.sh0 : ROW_RUNS == 2u || k < r.t2 ? r.sh1 : r.sh2);
 }
 
 #ifndef FENNS_KERNEL
@@ -380,12 +480,18 @@ void visit_pair(inout query_state s, uvec4 c0, uint j0, uvec4 c1, uint j1, bool 
 // sph50 1024 with every pipeline made, 1.1 -> 2.5 s.)
 layout(constant_id = 10) const uint ROW_STEP = 2;
 void visit_row(inout query_state s, stencil_row r, bool quads) {
-    uint last = r.len - 1u;
+    uint last = r.end - 1u;
     uvec4 next0 = uvec4(0u), next1 = uvec4(0u); // with four a step: the step's second pair
-    for (uint k = 0u; k < r.len; k += 2u) {
+    for (uint k = r.first; k < r.end; k += 2u) {
+        // The second candidate by the loop's own test where the grid is by
+        // row: against `last`, the counts search spilled (H200, run PC).
+#ifdef LOCAL_GRID_BY_ROW
+        uint j0 = row_position(r, k), j1 = row_position(r, k + 1u < r.end ? k + 1u : k);
+#else
         uint j0 = row_position(r, k), j1 = row_position(r, min(k + 1u, last));
+#endif
         uvec4 c0 = next0, c1 = next1;
-        if (ROW_STEP == 2u || (k & 2u) == 0u) {
+        if (ROW_STEP == 2u || ((k - r.first) & 2u) == 0u) {
             c0 = load_candidate(j0);
             c1 = load_candidate(j1);
             if (ROW_STEP == 4u) {
@@ -393,7 +499,7 @@ void visit_row(inout query_state s, stencil_row r, bool quads) {
                 next1 = load_candidate(row_position(r, min(k + 3u, last)));
             }
         }
-        visit_pair(s, c0, j0, c1, j1, k + 1u < r.len, quads);
+        visit_pair(s, c0, j0, c1, j1, k + 1u < r.end, quads);
     }
 }
 
@@ -408,8 +514,12 @@ bool within_loop_limit(uvec3 lo, uint split, uint reach, uint local_dim) {
     uint steps = LOOP_ALLOWANCE;
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z)
     for (uint y = lo.y; y <= lo.y + 2u * reach; ++y) {
-        uint first = local_index(lo.x, y, z, local_dim), len = 0u;
-        for (uint l = first; l <= first + 2u * reach; ++l) len += s_local_end[l] - s_local_start[l];
+        uint row = z * local_dim + y, len = 0u;
+#ifdef LOCAL_GRID_BY_ROW
+        len = s_local_sequence[row][lo.x + 2u * reach + 1u] - s_local_sequence[row][lo.x];
+#else
+        for (uint x = lo.x; x <= lo.x + 2u * reach; ++x) len += s_local_end[row][x] - s_local_start[row][x];
+#endif
         steps += len / ROW_STEP + 2u;
     }
     return steps <= pc.loop_limit;
@@ -485,8 +595,8 @@ void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach
     float inv_scale_x = 1.0 / t.scale.x, shifted_x = t.frac.x + side, width = 2.0 * side;
     uint row = 0u;
 #ifdef FENNS_KERNEL
-    // The kernel search steps each row's first local cell from the last
-    // (local_dim a row, a plane's rest a plane) and counts its rows from 0,
+    // The kernel search steps each row from the last (one a row, a plane's
+    // rest a plane) and counts its rows from 0,
     // so the stencil's y and z corner are not kept through the walk (H200,
     // runs VB and VC: kernel sph50 4M 1.435 -> 1.420 ms, 16M 5.711 ->
     // 5.647, dam 1.038 -> 1.030, s1 r=1 0.555 -> 0.551; `fenns-sph` 10^6
@@ -495,17 +605,17 @@ void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach
     // registers (39 now, VK_KHR_pipeline_executable_properties: 8
     // workgroups a multiprocessor rather than 6), and it ran 4% slower
     // (sph50 4M 1.340 -> 1.396 ms, dam 0.948 -> 1.001, run VB).
-    uint row_base = local_index(0u, lo.y, lo.z, local_dim), plane_step = local_dim * (local_dim - 2u * reach - 1u);
-    for (uint dz = 0u; dz <= 2u * reach; ++dz, row_base += plane_step) {
+    uint local_row = lo.z * local_dim + lo.y, plane_step = local_dim - 2u * reach - 1u;
+    for (uint dz = 0u; dz <= 2u * reach; ++dz, local_row += plane_step) {
         float gz = cell_gap(float(int(dz) - int(reach)) - t.frac.z) * t.scale.z;
         float ahead = -side - t.frac.y; // for the row k = -reach
-        for (uint dy = 0u; dy <= 2u * reach; ++dy, ahead += 1.0, row_base += local_dim) {
+        for (uint dy = 0u; dy <= 2u * reach; ++dy, ahead += 1.0, ++local_row) {
 #else
     for (uint z = lo.z; z <= lo.z + 2u * reach; ++z) {
         float gz = cell_gap(float(int(z - lo.z) - int(reach)) - t.frac.z) * t.scale.z;
         float ahead = -side - t.frac.y; // for the row k = -reach
         for (uint y = lo.y; y <= lo.y + 2u * reach; ++y, ahead += 1.0) {
-            uint row_base = local_index(0u, y, z, local_dim);
+            uint local_row = z * local_dim + y;
 #endif
             if (lanes > 1u && row++ % lanes != part) continue;
             float gy = cell_gap(ahead) * t.scale.y;
@@ -521,7 +631,7 @@ void walk_rows(inout query_state s, row_trim t, uvec3 lo, uint split, uint reach
             float chord = sqrt(rest) * inv_scale_x; // half the row's reach, in fine cells
             uint x0 = lo.x + uint(clamp(floor(shifted_x - chord), 0.0, width));
             uint x1 = lo.x + uint(clamp(floor(shifted_x + chord), 0.0, width));
-            visit_row(s, row_of(x0, x1, row_base, split, reach), quads);
+            visit_row(s, row_of(x0, x1, local_row, split, reach), quads);
         }
     }
 }
@@ -679,14 +789,27 @@ bool searchable() {
     return candidate_prm.sort_incomplete == 0u;
 }
 
-// Where lane sum k goes: the local grid's arrays, free once every walk is
-// done (QUERY_LANES - 1 sums a query fit their 2 LOCAL_CELLS words where
-// the host asks for several lanes).
+// Where lane sum k goes (the counts search's lanes, and the kernel
+// searches' counts): the local grid's arrays, free once every walk is done
+// (QUERY_LANES - 1 sums a query fit there where the host asks for several
+// lanes: by row LOCAL_ROWS * (FENNS_LOCAL_DIM_MAX + 1) words, which
+// fenns_plan's lanes_for holds them to; by cell twice LOCAL_ROWS *
+// FENNS_LOCAL_DIM_MAX).
+#ifdef LOCAL_GRID_BY_ROW
+void store_lane_sum(uint k, uint v) { s_local_sequence[k / (FENNS_LOCAL_DIM_MAX + 1u)][k % (FENNS_LOCAL_DIM_MAX + 1u)] = v; }
+uint lane_sum(uint k) { return s_local_sequence[k / (FENNS_LOCAL_DIM_MAX + 1u)][k % (FENNS_LOCAL_DIM_MAX + 1u)]; }
+#else
 void store_lane_sum(uint k, uint v) {
-    if (k < LOCAL_CELLS) s_local_start[k] = v;
-    else s_local_end[k - LOCAL_CELLS] = v;
+    uint c = k % (LOCAL_ROWS * FENNS_LOCAL_DIM_MAX);
+    if (k < LOCAL_ROWS * FENNS_LOCAL_DIM_MAX) s_local_start[c / FENNS_LOCAL_DIM_MAX][c % FENNS_LOCAL_DIM_MAX] = v;
+    else s_local_end[c / FENNS_LOCAL_DIM_MAX][c % FENNS_LOCAL_DIM_MAX] = v;
 }
-uint lane_sum(uint k) { return k < LOCAL_CELLS ? s_local_start[k] : s_local_end[k - LOCAL_CELLS]; }
+uint lane_sum(uint k) {
+    uint c = k % (LOCAL_ROWS * FENNS_LOCAL_DIM_MAX);
+    return k < LOCAL_ROWS * FENNS_LOCAL_DIM_MAX ? s_local_start[c / FENNS_LOCAL_DIM_MAX][c % FENNS_LOCAL_DIM_MAX]
+                                                : s_local_end[c / FENNS_LOCAL_DIM_MAX][c % FENNS_LOCAL_DIM_MAX];
+}
+#endif
 
 // The part of a query's walk that holds the query itself (its own fine
 // cell's row, numbered as walk_rows numbers them), where it is among the

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fenns_shared.h"
 #include "plan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -35,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int k = 0; k < 2; ++k)
         if (lanes[k] < 1u || (lanes[k] > 1u && (lanes[k] * plan.workgroup_size > limits.max_workgroup_invocations ||
                                                 lanes[k] * plan.workgroup_size > limits.max_workgroup_size_x ||
-                                                (lanes[k] - 1u) * plan.workgroup_size > 2u * plan.fine_cells)))
+                                                (lanes[k] - 1u) * plan.workgroup_size > (FENNS_LOCAL_DIM_MAX + 1u) * plan.fine_cells)))
             abort();
     if (plan.section_keys != plan.cell_capacity * plan.sections + 1u) abort();
     if (plan.max_particles > plan.max_particles_addressable) abort();
