@@ -452,6 +452,15 @@ static void check_limits(void) {
     CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_ERROR_TOO_LARGE, "2^31-1 on a 4 GiB range accepted");
     i.max_particles = 1u << 28;
     CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS, "2^28 refused on a 4 GiB range");
+    /* Past any binding Vulkan can give (a range of 2^40): n stays below 2^29,
+     * which the counts search's row numbering needs (local_grid_fenns.glsl). */
+    fenns_plan_limits wide = desktop;
+    wide.max_storage_buffer_range = UINT64_C(1) << 40;
+    i.max_particles = 1u << 29;
+    CHECK(fenns_plan_make(&wide, &i, &p) == FENNS_ERROR_TOO_LARGE, "2^29 particles accepted");
+    i.max_particles = (1u << 29) - 1u;
+    CHECK(fenns_plan_make(&wide, &i, &p) == FENNS_SUCCESS && p.max_particles_addressable == (1u << 29) - 1u,
+          "2^29 - 1 particles refused on a 2^40 range");
 }
 
 /* The lists: FENNS_INDEX_CHUNKS bindings of the largest power of two <= the range. */
