@@ -286,8 +286,8 @@ uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range);
  * FENNS_QUERY_LANES4_MAX): from the plan's capacity, or `wanted` where
  * wanted > 0; fewer where the workgroup (workgroup_size times that) passes
  * the device's limits or the lanes' sums, kept in the local grid's arrays
- * after the walk ((FENNS_LOCAL_DIM_MAX + 1) fine_cells words), would not fit there. 1 for other
- * methods. */
+ * after the walk ((FENNS_LOCAL_DIM_MAX + 1) fine_cells words), would not fit
+ * there. 1 for other methods. */
 uint32_t fenns_plan_query_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted);
 /* The same for kernel searches (FENNS_KERNEL_LANES4_MAX, _2_MAX). */
 uint32_t fenns_plan_kernel_lanes(const fenns_plan *plan, const fenns_plan_limits *limits, uint32_t wanted);

@@ -304,9 +304,10 @@ typedef struct fenns_pipeline_create_info {
  *         inverted or non-finite domain, grid_size without a caller's box or for
  *         fenns / fenns-paper), FENNS_ERROR_TOO_LARGE (max_particles beyond what
  *         maxStorageBufferRange can address, which is always below 2^29, or a
- *         grid_size grid beyond the cell tables), FENNS_ERROR_UNSUPPORTED_DEVICE (a pipeline would declare more
- *         shared memory than the device has: a kernel's own shared arrays count;
- *         the log names the pipeline), FENNS_ERROR_VULKAN,
+ *         grid_size grid beyond the cell tables), FENNS_ERROR_UNSUPPORTED_DEVICE
+ *         (a pipeline would declare more shared memory than the device has: a
+ *         kernel's own shared arrays count; the log names the pipeline),
+ *         FENNS_ERROR_VULKAN,
  *         FENNS_ERROR_OUT_OF_HOST_MEMORY. */
 fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_create_info *info,
                                    fenns_pipeline *out_pipeline);
