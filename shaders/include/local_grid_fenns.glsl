@@ -37,8 +37,9 @@
 // (the fill: sph50 16M 12.73 -> 13.89 ms, run PC; `fenns-sph`'s force
 // kernel 62 -> 48 registers, 1.83 -> 1.94 ms a step, run PF), though the
 // bench's density kernel ran 8% faster. Each form is a module of its own:
-// a driver allocates every shared array a module declares, and both in
-// one took the counts search's registers up and its speed down (run PD).
+// a driver allocates every shared array the module's code uses, even code
+// its specialization leaves dead, and both in one took the counts search's
+// registers up and its speed down (run PD).
 #ifdef FENNS_SEARCH_COUNTS
 #define LOCAL_GRID_BY_ROW
 #endif
