@@ -35,8 +35,8 @@
 // 39). The list fill and the kernel searches keep the cells: by row the
 // driver gave them fewer registers and spilled some into shared memory
 // (the fill: sph50 16M 12.73 -> 13.89 ms, run PC; `fenns-sph`'s force
-// kernel 62 -> 48 registers, 1.83 -> 1.94 ms a step, run PF), though the
-// bench's density kernel ran 8% faster. Each form is a module of its own:
+// kernel 62 -> 48 registers, and `fenns-sph` 1.83 -> 1.94 ms a step, run
+// PF), though the bench's density kernel ran 8% faster. Each form is a module of its own:
 // a driver allocates every shared array the module's code uses, even code
 // its specialization leaves dead, and both in one took the counts search's
 // registers up and its speed down (run PD).
