@@ -270,6 +270,8 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
     uint32_t range_log2 = floor_pow2_u64(limits->max_storage_buffer_range);
     out->chunk_shift16 = range_log2 - 4u;
     out->chunk_shift4 = range_log2 - 2u; /* as fenns_plan_max_list_entries counts them */
+    uint64_t whole = limits->max_storage_buffer_range < UINT32_MAX ? limits->max_storage_buffer_range : UINT32_MAX;
+    out->one_binding_bytes = whole & ~(uint64_t)15u;
     /* fenns' and the grid walks' searches skip the lists of other windows
      * (in_list_window); fenns-paper's writes every list in one dispatch: its
      * walk, driven by the candidates, would visit every query in each window,
@@ -331,6 +333,10 @@ uint64_t fenns_plan_radix_histogram(const fenns_plan *plan, uint32_t particle_co
 
 uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range) {
     return (uint64_t)FENNS_INDEX_CHUNKS << (floor_pow2_u64(max_storage_buffer_range) - 2u);
+}
+
+int fenns_plan_lists_one_binding(const fenns_plan *plan, uint64_t bytes) {
+    return bytes <= plan->one_binding_bytes;
 }
 
 uint32_t fenns_plan_density_bins(const fenns_plan *plan, uint32_t n) {

@@ -173,6 +173,8 @@ typedef struct fenns_plan {
                                      totals before it itself (else their totals are scanned) */
     uint32_t chunk_shift16;       /* log2 of vec4 elements per chunk binding */
     uint32_t chunk_shift4;        /* log2 of u32 elements per chunk binding */
+    uint64_t one_binding_bytes;   /* the most bytes of lists the one-store search variants
+                                     bind whole (fenns_plan_lists_one_binding) */
     uint32_t list_window_shift;   /* lists in original order are filled in windows of
                                      2^list_window_shift entries, a dispatch each; 0: in one */
     uint32_t shared_bytes_search; /* shared memory of the search pipeline */
@@ -281,6 +283,14 @@ void fenns_plan_scratch(const fenns_plan *plan, uint32_t particle_count, fenns_s
 /* List entries one search can address: FENNS_INDEX_CHUNKS bindings of the
  * largest power of two <= maxStorageBufferRange bytes (chunk_shift4). */
 uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range);
+
+/* Whether `bytes` of lists go into one binding, for the search variants that
+ * store each entry with one store (INDEX_CHUNKS 1): up to
+ * maxStorageBufferRange (down to a multiple of 16, below 2^32), not just
+ * the chunks' power of two. Most GPUs allow 2^32 - 1 bytes, so lists of 2
+ * to 4 GiB (sph50 16M: 3.3 GB) skip the chunked variants' per-store choice
+ * of binding. */
+int fenns_plan_lists_one_binding(const fenns_plan *plan, uint64_t bytes);
 
 /* Invocations a query of fenns' counts search takes on these limits (see
  * FENNS_QUERY_LANES4_MAX): from the plan's capacity, or `wanted` where

@@ -469,6 +469,27 @@ static void check_max_list_entries(void) {
     CHECK(fenns_plan_max_list_entries(UINT64_C(134217728)) == (uint64_t)FENNS_INDEX_CHUNKS << 25, "128 MiB range");
 }
 
+/* One binding holds lists up to the whole range (a multiple of 16, below
+ * 2^32), not just the chunks' power of two: sph50 16M's 3.3 GB on a 4 GiB -
+ * 1 range. */
+static void check_lists_one_binding(void) {
+    fenns_pipeline_create_info i = info_for(1.0f, 1u << 24);
+    fenns_plan p;
+    fenns_plan_limits wide = desktop;
+    CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS, "16M particles refused on a 4 GiB range");
+    CHECK(fenns_plan_lists_one_binding(&p, UINT64_C(3300000000)) && fenns_plan_lists_one_binding(&p, UINT64_C(0xFFFFFFF0)),
+          "lists of 3.3 GB or 4 GiB - 16 not in one binding of a 4 GiB - 1 range");
+    CHECK(!fenns_plan_lists_one_binding(&p, UINT64_C(0xFFFFFFF4)), "lists past the range's last quad in one binding");
+    i.max_particles = 1u << 20;
+    CHECK(fenns_plan_make(&lavapipe, &i, &p) == FENNS_SUCCESS && fenns_plan_lists_one_binding(&p, UINT64_C(134217728)) &&
+              !fenns_plan_lists_one_binding(&p, UINT64_C(134217744)),
+          "lavapipe's 128 MiB: one binding up to the range exactly");
+    wide.max_storage_buffer_range = UINT64_C(1) << 40; /* entries stay below 2^30: the one-store variants' 32 bits */
+    CHECK(fenns_plan_make(&wide, &i, &p) == FENNS_SUCCESS && fenns_plan_lists_one_binding(&p, UINT64_C(0xFFFFFFF0)) &&
+              !fenns_plan_lists_one_binding(&p, UINT64_C(1) << 32),
+          "a 2^40 range: one binding past 2^32 bytes");
+}
+
 static void check_scratch(void) {
     fenns_pipeline_create_info i = info_for(0.5f, 1000000);
     fenns_plan p;
@@ -593,6 +614,7 @@ int main(void) {
     check_method_choice();
     check_grid_size();
     check_max_list_entries();
+    check_lists_one_binding();
     check_scratch();
     float z[3] = {0, 0, 0}, s180[3] = {180, 180, 180}, flat[3] = {100, 100, 0.001f};
     float big_lo[3] = {-1e3f, -1e3f, -1e3f}, big_hi[3] = {1e3f, 1e3f, 1e3f};

@@ -813,9 +813,9 @@ static void run_loop_limit(void) {
  * clusters of 66 coincident particles 3r apart, so particle i's list is
  * exactly the other 65 of its cluster, ascending. Needs a device that
  * binds 2^26 particles and ~40 GiB; returns 77 (skipped) elsewhere.
- * `--huge N`: about N particles instead (12000000: 3 GiB of lists, two
- * 2 GiB chunks of an H100's 4 GiB maxStorageBufferRange; one binding of
- * all 3 GiB there lost every entry past 2 GiB, measured). */
+ * `--huge N`: about N particles instead (12000000: 3 GiB of lists, in one
+ * binding on a GPU whose maxStorageBufferRange is 4 GiB - 1, the one-store
+ * searches' whole range: fenns_plan_lists_one_binding). */
 #define HUGE_CLUSTER 66u
 static int run_huge(uint32_t particles) {
     uint32_t clusters = (particles + HUGE_CLUSTER - 1u) / HUGE_CLUSTER, side = 101;

@@ -212,7 +212,9 @@ layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer ScanSums { uvec2 scan_s
 // The lists may exceed maxStorageBufferRange many times over: entry i (a
 // u64, past 2^32 for the largest searches) lives in chunk i >> chunk_shift4.
 // Pipelines come in two variants: INDEX_CHUNKS 1, for lists within one
-// binding (one store, the common case), and FENNS_INDEX_CHUNKS.
+// binding (one store, the common case; bound whole, up to
+// maxStorageBufferRange: fenns_plan_lists_one_binding), and
+// FENNS_INDEX_CHUNKS, each chunk the range's largest power of two.
 layout(constant_id = 3) const uint INDEX_CHUNKS = FENNS_INDEX_CHUNKS;
 #define INDEX_CHUNK_(c) layout(std430, binding = FENNS_BINDING_INDICES + c) INDICES_ACCESS buffer Indices##c { uint indices##c[]; };
 INDEX_CHUNK_(0) INDEX_CHUNK_(1) INDEX_CHUNK_(2) INDEX_CHUNK_(3) INDEX_CHUNK_(4) INDEX_CHUNK_(5)

@@ -31,7 +31,25 @@ void fenns__pass_reset_status(VkCommandBuffer cmd, fenns_pipeline p, const fenns
 
 /* Whether the indices range fits the first binding (the one-store variants). */
 static int lists_fit_one_binding(fenns_pipeline p, const fenns_outputs *o) {
-    return o->indices.range / 4u <= (UINT64_C(1) << p->plan.chunk_shift4);
+    return fenns_plan_lists_one_binding(&p->plan, o->indices.range);
+}
+
+/* The lists' bindings: where they fit one, the whole range in each (the
+ * one-store variants use the first; a pushed descriptor must be valid),
+ * else chunks of 2^chunk_shift4 entries. One binding up to
+ * maxStorageBufferRange rather than the chunks' power of two, so that lists
+ * of 2 to 4 GiB skip the chunked variants' per-store choice of binding and
+ * take the fixed grids' variants: H200, sph50 16M (3.3 GB of lists) CSR
+ * fill 12.49 -> 12.12 ms, in frame order 11.65 -> 9.13 (run QA; the same
+ * 4M fill through 256 MiB chunks took 3.16 ms against 2.49). */
+static void bind_indices(fenns_bindings *b, fenns_pipeline p, const fenns_buffer_range *indices) {
+    if (!fenns_plan_lists_one_binding(&p->plan, indices->range)) {
+        fenns__bind_chunked(b, FENNS_BINDING_INDICES, indices->buffer, indices->offset, indices->range,
+                            p->plan.chunk_shift4, 4, FENNS_INDEX_CHUNKS);
+        return;
+    }
+    for (uint32_t c = 0; c < FENNS_INDEX_CHUNKS; ++c)
+        fenns__bind(b, FENNS_BINDING_INDICES + c, indices->buffer, indices->offset, indices->range);
 }
 
 static void bind_outputs(fenns_bindings *b, fenns_pipeline p, const fenns_outputs *o, uint32_t mode) {
@@ -41,8 +59,7 @@ static void bind_outputs(fenns_bindings *b, fenns_pipeline p, const fenns_output
     const fenns_buffer_range *offsets = mode == FENNS_MODE_CSR ? &o->offsets : &o->counts;
     const fenns_buffer_range *indices = mode == FENNS_MODE_COUNT ? &o->counts : &o->indices;
     fenns__bind(b, FENNS_BINDING_OFFSETS, offsets->buffer, offsets->offset, offsets->range);
-    fenns__bind_chunked(b, FENNS_BINDING_INDICES, indices->buffer, indices->offset, indices->range,
-                        p->plan.chunk_shift4, 4, FENNS_INDEX_CHUNKS);
+    bind_indices(b, p, indices);
 }
 
 /* What every search variant reads from the build f (its queries) and the
@@ -215,8 +232,7 @@ void fenns__pass_offsets_scan(VkCommandBuffer cmd, fenns_pipeline p, const fenns
 void fenns__pass_list_sort(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_outputs *o) {
     fenns_bindings b = {.arena = f->arena};
     fenns__bind(&b, FENNS_BINDING_OFFSETS, o->offsets.buffer, o->offsets.offset, o->offsets.range);
-    fenns__bind_chunked(&b, FENNS_BINDING_INDICES, o->indices.buffer, o->indices.offset, o->indices.range,
-                        p->plan.chunk_shift4, 4, FENNS_INDEX_CHUNKS);
+    bind_indices(&b, p, &o->indices);
     fenns_push pc = fenns__push_base(p, f->n);
     VkDeviceSize entries = o->indices.range / 4u;
     pc.capacity = (uint32_t)entries;
