@@ -306,6 +306,10 @@ void flush_list(query_state s, bool quads) {
 // 2.892, cluster 6.03 -> 6.00.
 void emit_pair(inout query_state s, bool h0, uint v0, bool h1, uint v1) {
     uint h = uint(h0) + uint(h1);
+    // A step without hits leaves here: one body for every step instead (its
+    // selects keeping the quad, its stores masked by h) ran slower (H200,
+    // run QB, fill: sph50 4M 2.490 -> 2.554 ms, dam 1.59 -> 1.77, cluster
+    // 2.64 -> 2.83).
     if (h == 0u) return;
     uint a = h0 ? v0 : v1;
     // The shifted quad is kept for lists stored entry by entry too, where
@@ -486,6 +490,12 @@ void visit_row(inout query_state s, stencil_row r, bool quads) {
     for (uint k = r.first; k < r.end; k += 2u) {
         // The second candidate by the loop's own test where the grid is by
         // row: against `last`, the counts search spilled (H200, run PC).
+        // By cell the searches keep `last`: by the test, the list fill ran
+        // the same or slower (sph50 4M 2.490 -> 2.503 ms, 16M 12.12 ->
+        // 12.25; run QB), and the kernel search 3-4% faster with the bench's
+        // density kernel (4M 1.413 -> 1.372, cluster 1.667 -> 1.590) but
+        // `fenns-sph` 2.4% slower a step (10^6: 1.828 -> 1.871 ms), its
+        // force kernel given 59 registers instead of 62 (run QC).
 #ifdef LOCAL_GRID_BY_ROW
         uint j0 = row_position(r, k), j1 = row_position(r, k + 1u < r.end ? k + 1u : k);
 #else
