@@ -909,6 +909,12 @@ void search_cell(work_item w, uint q) {
     // always makes and a grid source must have: tested all the same, so
     // that no row is ever cut short.
     bool searched = searchable() && (ROW_RUNS == 3u || split >= 2u * reach);
+    // The queries' states are taken after the grid's build: taken before,
+    // so that their loads overlapped the build's, every search ran slower
+    // (H200, run QF: counts sph50 4M 1.258 -> 1.268 ms, s1 r=0.2 0.267 ->
+    // 0.272; CSR 3.783 -> 3.802; `fenns-sph` 1.829 -> 1.854 ms a step).
+    // Without its walk the counts search takes 0.13 ms of sph50 4M's 1.25,
+    // and 0.13 of s1 r=0.2's 0.26 (run QE).
     if (searched) build_local_grid(center, split, reach, local_dim);
     uint count = 0u, id = 0u, part = query_part();
     bool walked = false;
