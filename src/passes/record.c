@@ -8,8 +8,8 @@ void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceS
     b->items[b->count++] = (fenns_binding){binding, buffer, offset, range};
 }
 
-void fenns__bind_chunked(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
-                         VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks) {
+void fenns__bind_chunks(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
+                        VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks, VkDeviceSize whole) {
     VkDeviceSize chunk = (VkDeviceSize)element << shift;
     for (uint32_t c = 0; c < chunks; ++c) {
         VkDeviceSize start = (VkDeviceSize)c * chunk;
@@ -17,8 +17,14 @@ void fenns__bind_chunked(fenns_bindings *b, uint32_t first_binding, VkBuffer buf
          * them, but a pushed descriptor must be valid. */
         if (start >= bytes) start = 0;
         VkDeviceSize len = bytes - start < chunk ? bytes - start : chunk;
+        if (c == 0 && bytes <= whole) len = bytes;
         fenns__bind(b, first_binding + c, buffer, offset + start, len);
     }
+}
+
+void fenns__bind_chunked(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
+                         VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks) {
+    fenns__bind_chunks(b, first_binding, buffer, offset, bytes, shift, element, chunks, 0);
 }
 
 fenns_push fenns__push_base(fenns_pipeline p, uint32_t n) {

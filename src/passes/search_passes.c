@@ -34,22 +34,20 @@ static int lists_fit_one_binding(fenns_pipeline p, const fenns_outputs *o) {
     return fenns_plan_lists_one_binding(&p->plan, o->indices.range);
 }
 
-/* The lists' bindings: where they fit one, the whole range in each (the
- * one-store variants use the first; a pushed descriptor must be valid),
- * else chunks of 2^chunk_shift4 entries. One binding up to
- * maxStorageBufferRange rather than the chunks' power of two, so that lists
- * of 2 to 4 GiB skip the chunked variants' per-store choice of binding and
- * take the fixed grids' variants: H200, sph50 16M (3.3 GB of lists) CSR
- * fill 12.49 -> 12.12 ms, in frame order 11.65 -> 9.13 (run QA; the same
- * 4M fill through 256 MiB chunks took 3.16 ms against 2.49). */
+/* The lists' bindings: chunks of 2^chunk_shift4 entries, each where the
+ * chunked variants address it, the first covering the whole range where
+ * the lists fit one binding (the one-store variants address only the
+ * first). A pass may be chunked though its lists fit one binding (windows,
+ * or sorted particles past one binding), so the other chunks stay where
+ * they are. One binding up to maxStorageBufferRange rather than the
+ * chunks' power of two, so that lists of 2 to 4 GiB skip the chunked
+ * variants' per-store choice of binding and take the fixed grids'
+ * variants: H200, sph50 16M (3.3 GB of lists) CSR fill 12.49 -> 12.12 ms,
+ * in frame order 11.65 -> 9.13 (run QA; the same 4M fill through 256 MiB
+ * chunks took 3.16 ms against 2.49). */
 static void bind_indices(fenns_bindings *b, fenns_pipeline p, const fenns_buffer_range *indices) {
-    if (!fenns_plan_lists_one_binding(&p->plan, indices->range)) {
-        fenns__bind_chunked(b, FENNS_BINDING_INDICES, indices->buffer, indices->offset, indices->range,
-                            p->plan.chunk_shift4, 4, FENNS_INDEX_CHUNKS);
-        return;
-    }
-    for (uint32_t c = 0; c < FENNS_INDEX_CHUNKS; ++c)
-        fenns__bind(b, FENNS_BINDING_INDICES + c, indices->buffer, indices->offset, indices->range);
+    fenns__bind_chunks(b, FENNS_BINDING_INDICES, indices->buffer, indices->offset, indices->range, p->plan.chunk_shift4,
+                       4, FENNS_INDEX_CHUNKS, p->plan.one_binding_bytes);
 }
 
 static void bind_outputs(fenns_bindings *b, fenns_pipeline p, const fenns_outputs *o, uint32_t mode) {
