@@ -161,11 +161,11 @@ fenns_plan_limits fenns__plan_limits(fenns_context ctx);
 void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
 /* A buffer that may exceed maxStorageBufferRange, as `chunks` bindings of
  * 2^shift elements of `element` bytes. fenns__bind_chunks: the same, but
- * where the whole buffer is at most `whole` bytes the first binding covers
- * all of it (the lists of the one-store searches, fenns_plan_lists_one_binding;
- * the chunked ones read it only up to its chunk's end, as before). */
+ * where `first_whole` the first binding covers the whole buffer (the lists
+ * of the one-store searches, fenns_plan_lists_one_binding; the chunked ones
+ * read it only up to its chunk's end, as before). */
 void fenns__bind_chunks(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
-                        VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks, VkDeviceSize whole);
+                        VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks, int first_whole);
 void fenns__bind_chunked(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
                          VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks);
 

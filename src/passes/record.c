@@ -9,7 +9,7 @@ void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceS
 }
 
 void fenns__bind_chunks(fenns_bindings *b, uint32_t first_binding, VkBuffer buffer, VkDeviceSize offset,
-                        VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks, VkDeviceSize whole) {
+                        VkDeviceSize bytes, uint32_t shift, uint32_t element, uint32_t chunks, int first_whole) {
     VkDeviceSize chunk = (VkDeviceSize)element << shift;
     for (uint32_t c = 0; c < chunks; ++c) {
         VkDeviceSize start = (VkDeviceSize)c * chunk;
@@ -17,7 +17,7 @@ void fenns__bind_chunks(fenns_bindings *b, uint32_t first_binding, VkBuffer buff
          * them, but a pushed descriptor must be valid. */
         if (start >= bytes) start = 0;
         VkDeviceSize len = bytes - start < chunk ? bytes - start : chunk;
-        if (c == 0 && bytes <= whole) len = bytes;
+        if (c == 0 && first_whole) len = bytes;
         fenns__bind(b, first_binding + c, buffer, offset + start, len);
     }
 }

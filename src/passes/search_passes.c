@@ -47,7 +47,7 @@ static int lists_fit_one_binding(fenns_pipeline p, const fenns_outputs *o) {
  * chunks took 3.16 ms against 2.49). */
 static void bind_indices(fenns_bindings *b, fenns_pipeline p, const fenns_buffer_range *indices) {
     fenns__bind_chunks(b, FENNS_BINDING_INDICES, indices->buffer, indices->offset, indices->range, p->plan.chunk_shift4,
-                       4, FENNS_INDEX_CHUNKS, p->plan.one_binding_bytes);
+                       4, FENNS_INDEX_CHUNKS, fenns_plan_lists_one_binding(&p->plan, indices->range));
 }
 
 static void bind_outputs(fenns_bindings *b, fenns_pipeline p, const fenns_outputs *o, uint32_t mode) {
