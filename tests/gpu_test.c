@@ -1,6 +1,8 @@
 /* GPU test helper; see gpu_test.h. */
 #if defined(__linux__) && !defined(_GNU_SOURCE)
-#define _GNU_SOURCE /* RTLD_NOLOAD */
+#define _GNU_SOURCE /* RTLD_NOLOAD; setenv */
+#elif !defined(_POSIX_C_SOURCE)
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #endif
 #include "gpu_test.h"
 
@@ -518,4 +520,19 @@ int fenns_test_parse_sites(int argc, char **argv, fenns_test_sites *sites) {
         }
     }
     return 1;
+}
+
+fenns_test_env fenns_test_env_save(const char *name) {
+    fenns_test_env e = {name, 0, ""};
+    const char *v = getenv(name);
+    if (v) {
+        e.was_set = 1;
+        snprintf(e.value, sizeof e.value, "%s", v);
+    }
+    return e;
+}
+
+void fenns_test_env_restore(const fenns_test_env *e) {
+    if (e->was_set) setenv(e->name, e->value, 1);
+    else unsetenv(e->name);
 }

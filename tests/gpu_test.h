@@ -160,6 +160,16 @@ int fenns_test_parse_sites(int argc, char **argv, fenns_test_sites *sites);
 /* "VK_ERROR_DEVICE_LOST" etc., for messages. */
 const char *fenns_test_vk_result_name(VkResult result);
 
+/* An environment variable as the caller had it, to put back after a test
+ * has set it (a value of up to 15 characters). */
+typedef struct fenns_test_env {
+    const char *name;
+    int was_set;
+    char value[16];
+} fenns_test_env;
+fenns_test_env fenns_test_env_save(const char *name);
+void fenns_test_env_restore(const fenns_test_env *e);
+
 #ifdef __cplusplus
 }
 #endif

@@ -101,29 +101,6 @@ static void check_scan(const char *name, fenns_pipeline p, const uint32_t *count
     fenns_test_buffer_destroy(&g, &scratch);
 }
 
-/* An environment variable as the caller had it, to put back after a test
- * has set it (a value of up to 15 characters). */
-typedef struct saved_env {
-    const char *name;
-    int was_set;
-    char value[16];
-} saved_env;
-
-static saved_env env_save(const char *name) {
-    saved_env e = {name, 0, ""};
-    const char *v = getenv(name);
-    if (v) {
-        e.was_set = 1;
-        snprintf(e.value, sizeof e.value, "%s", v);
-    }
-    return e;
-}
-
-static void env_restore(const saved_env *e) {
-    if (e->was_set) setenv(e->name, e->value, 1);
-    else unsetenv(e->name);
-}
-
 /* Whole searches whose CSR offsets scan gives up (FENNS_SCAN_LOOKBACK=2
  * set: the searcher's pipeline is made inside), built by fine cell and by
  * coarse cell: 3000 points have an offsets scan of 3 blocks, which looks
@@ -144,7 +121,7 @@ static void check_search_gives_up(void) {
         x ^= x << 13, x ^= x >> 17, x ^= x << 5;
         xyz[i] = (float)(x >> 8) * (14.0f / 16777216.0f);
     }
-    saved_env by_cell_env = env_save("FENNS_BUILD_BY_CELL");
+    fenns_test_env by_cell_env = fenns_test_env_save("FENNS_BUILD_BY_CELL");
     for (int by_cell = 0; by_cell < 2; ++by_cell) {
         setenv("FENNS_BUILD_BY_CELL", by_cell ? "1" : "0", 1);
         fenns_pipeline_create_info pci = {0};
@@ -194,7 +171,7 @@ static void check_search_gives_up(void) {
         CHECK(totals[0] == totals[1] && totals[0] > 0, "by cell %d: counts only: %llu neighbours, %llu with two dispatches",
               by_cell, (unsigned long long)totals[0], (unsigned long long)totals[1]);
     }
-    env_restore(&by_cell_env);
+    fenns_test_env_restore(&by_cell_env);
     printf("  giving up, whole searches (both builds): CSR reported as the driver's limit, nothing returned; counts only exact\n");
     free(xyz);
 }
@@ -247,7 +224,7 @@ int main(void) {
         /* A look-back that gives up (FENNS_SCAN_LOOKBACK=2: at once), as one
          * may where the driver stops loops: reported, and no output past
          * the true one, so nothing a later pass writes by them leaves its range. */
-        saved_env lookback_env = env_save("FENNS_SCAN_LOOKBACK");
+        fenns_test_env lookback_env = fenns_test_env_save("FENNS_SCAN_LOOKBACK");
         setenv("FENNS_SCAN_LOOKBACK", "2", 1);
         fenns_pipeline quitter = NULL;
         CHECK(fenns_pipeline_create(g.context, &pci, &quitter) == FENNS_SUCCESS, "pipeline (look-backs that give up)");
@@ -257,7 +234,7 @@ int main(void) {
             check_scan("giving up", quitter, hostile, 10 * 1024 + 3, 0, WAY_LOOKBACK, 1);
             check_search_gives_up();
         }
-        env_restore(&lookback_env);
+        fenns_test_env_restore(&lookback_env);
         fenns_pipeline_destroy(quitter);
         CHECK(hostile != NULL, "host memory");
         free(hostile);

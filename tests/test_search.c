@@ -323,12 +323,11 @@ static void check_fixed_order(const scene *s, uint32_t capacity, int sorted) {
     if (deterministic_method()) {
         /* fenns: the second run builds the other way (by section or by
          * coarse cell): both order by (cell, fine cell, original index). */
-        const char *env = getenv("FENNS_BUILD_BY_CELL");
-        int by_cell = env && !strcmp(env, "1");
+        fenns_test_env by_cell_env = fenns_test_env_save("FENNS_BUILD_BY_CELL");
+        int by_cell = by_cell_env.was_set && !strcmp(by_cell_env.value, "1");
         if (g_method == FENNS_METHOD_FENNS) setenv("FENNS_BUILD_BY_CELL", by_cell ? "0" : "1", 1);
         ok = run_lists(s, outputs, capacity, &b);
-        if (g_method == FENNS_METHOD_FENNS && env) setenv("FENNS_BUILD_BY_CELL", by_cell ? "1" : "0", 1);
-        else if (g_method == FENNS_METHOD_FENNS) unsetenv("FENNS_BUILD_BY_CELL"); /* as it was: the planner picks */
+        if (g_method == FENNS_METHOD_FENNS) fenns_test_env_restore(&by_cell_env); /* as it was (unset: the planner picks) */
         CHECK(ok, "%s: second fixed run failed", s->name);
         if (ok) {
             CHECK(memcmp(a.perm, b.perm, 4u * s->n) == 0, "%s: permutation differs between runs", s->name);
