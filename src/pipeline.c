@@ -67,6 +67,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(scan64_block),  FENNS_SPV_(scan64_reduce),  FENNS_SPV_(list_sort),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns_count), FENNS_SPV_(search_fenns_count),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns_count),  FENNS_SPV_(search_fenns_count),
+        FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns), /* search_windowed and its variants */
         FENNS_SPV_(count_total),
         {NULL, 0}, {NULL, 0}, {NULL, 0}, /* search_kernel and its variants: the caller's */
         FENNS_SPV_(reorder_attributes),
@@ -123,6 +124,8 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
 int fenns__method_runs(fenns_method method, fenns_pass pass) {
     if (pass == FENNS_PASS_density || pass == FENNS_PASS_reorder_ranked || fenns__is_fixed_grid_pass(pass))
         return method == FENNS_METHOD_FENNS;
+    /* fenns-paper fills its lists in one dispatch (fenns_plan.list_window_shift 0). */
+    if (pass == FENNS_PASS_search_windowed) return method != FENNS_METHOD_FENNS_PAPER;
     if (method == FENNS_METHOD_RADIX)
         return pass != FENNS_PASS_coarse_count && pass != FENNS_PASS_cell_cursors && pass != FENNS_PASS_reorder &&
                pass != FENNS_PASS_section_sort && pass != FENNS_PASS_section_order && pass != FENNS_PASS_cell_order &&
@@ -145,7 +148,8 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * variants for fixed grids, 0 elsewhere (local_grid_fenns.glsl's
      * FIXED_REACH); 9: a query's invocations (below); 10: candidates a row
      * step (below); 11: a kernel's part slots (1 here; create_pass sets
-     * them where it splits a kernel's queries). */
+     * them where it splits a kernel's queries); 12: 1 for the list fill's
+     * windowed variants (bindings.glsl's LIST_WINDOWED). */
     int wide = pass == FENNS_PASS_search_wide || pass == FENNS_PASS_list_sort_wide || pass == FENNS_PASS_search_count_wide;
     uint32_t counting = pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide ||
                         pass == FENNS_PASS_search_count_local7 || pass == FENNS_PASS_search_count_local9;
@@ -158,7 +162,8 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
     uint32_t v[FENNS_SPEC_CONSTANTS] = {plan->workgroup_size, 1, 1, wide ? FENNS_INDEX_CHUNKS : 1u, counting,
                                         wide && sorted_chunks ? FENNS_CHUNKS : 1u,
                                         fenns__is_kernel_pass(pass) ? (uint32_t)plan->method : 0u, 0u,
-                                        fenns__fixed_reach(pass), 1u, 2u, 1u};
+                                        fenns__fixed_reach(pass), 1u, 2u, 1u,
+                                        fenns__is_windowed_pass(pass) ? 1u : 0u};
     memcpy(values, v, sizeof v);
     /* 9: the invocations a query of the counts search's general variant
      * takes, each a workgroup_size of them (local_grid_fenns.glsl's
@@ -176,9 +181,7 @@ void fenns__pass_specialization(const fenns_plan *plan, fenns_pass pass, uint32_
      * fills (local_grid_fenns.glsl's ROW_STEP); 2 in every other search. */
     if (plan->method == FENNS_METHOD_FENNS) {
         if (fenns__is_kernel_pass(pass)) values[10] = plan->kernel_row_step;
-        if (pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide || pass == FENNS_PASS_search_local7 ||
-            pass == FENNS_PASS_search_local9)
-            values[10] = plan->list_row_step;
+        if (fenns__is_fill_pass(pass)) values[10] = plan->list_row_step;
     }
     if (pass == FENNS_PASS_search_work || pass == FENNS_PASS_search_work_totals || pass == FENNS_PASS_section_order) {
         /* The section order holds the work list only where it runs it (0:
@@ -375,11 +378,14 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
     int can_order = fenns_plan_ranked(plan) && plan->work_list_cells == 1u;
     int in_order = env_bit("FENNS_WORK_LIST_IN_ORDER");
     plan->work_list_in_order = can_order && (in_order >= 0 ? in_order : !context->cpu_device);
-    /* FENNS_LIST_WINDOW_LOG2=k (8..30) fills lists in original order in
-     * windows of 2^k entries, where the plan has windows (the tests run
-     * small sets in many). */
+    /* FENNS_LIST_WINDOW_LOG2=k (8..30) fills lists in windows of at most
+     * 2^k entries, where the plan has windows (the tests run small sets in
+     * many; the chunked searches take windows in original order only). */
     if (plan->list_window_shift && env_number("FENNS_LIST_WINDOW_LOG2", 8, FENNS_LIST_WINDOW_SHIFT, &v))
         plan->list_window_shift = (uint32_t)v;
+    /* FENNS_LIST_WINDOWED=0 writes lists past one binding with the chunked
+     * searches even where the windowed ones could (the tests run both). */
+    if (env_bit("FENNS_LIST_WINDOWED") == 0) plan->windowed_lists = 0u;
     /* On a GPU, small searches keep more of its invocations busy: the counts
      * search splits each query over several (FENNS_QUERY_LANES4_MAX), so does
      * the kernel search of a kernel that combines its states

@@ -12,7 +12,10 @@
  * The
  * passes that write lists come twice: for lists and sorted particles within
  * one binding each (one load or store per element), and _wide for up to
- * FENNS_CHUNKS / FENNS_INDEX_CHUNKS bindings. The search comes once more, as
+ * FENNS_CHUNKS / FENNS_INDEX_CHUNKS bindings, and the list fill once more,
+ * _windowed, for lists past one binding written a window a dispatch, each
+ * window's lists bound as one binding (fenns_plan_list_window_entries). The
+ * search comes once more, as
  * a counting-only variant that has no list code at all (fewer registers;
  * count_total then sums its counts into the status),
  * and as the user kernel's search when the pipeline has one (its SPIR-V is
@@ -56,6 +59,9 @@
     X(search_local9)        \
     X(search_count_local7)  \
     X(search_count_local9)  \
+    X(search_windowed)      \
+    X(search_windowed_local7) \
+    X(search_windowed_local9) \
     X(count_total)          \
     X(search_kernel)        \
     X(search_kernel_local7) \
@@ -82,10 +88,10 @@ static inline int fenns__is_radix_pass(fenns_pass pass) {
  * every other pass. */
 static inline uint32_t fenns__fixed_reach(fenns_pass pass) {
     if (pass == FENNS_PASS_search_local7 || pass == FENNS_PASS_search_count_local7 ||
-        pass == FENNS_PASS_search_kernel_local7)
+        pass == FENNS_PASS_search_kernel_local7 || pass == FENNS_PASS_search_windowed_local7)
         return 1u;
     if (pass == FENNS_PASS_search_local9 || pass == FENNS_PASS_search_count_local9 ||
-        pass == FENNS_PASS_search_kernel_local9)
+        pass == FENNS_PASS_search_kernel_local9 || pass == FENNS_PASS_search_windowed_local9)
         return 2u;
     return 0u;
 }
@@ -96,11 +102,21 @@ static inline int fenns__is_kernel_pass(fenns_pass pass) {
 }
 static inline int fenns__is_fixed_grid_pass(fenns_pass pass) { return fenns__fixed_reach(pass) != 0u; }
 
+/* The list fill's windowed variants (LIST_WINDOWED 1). */
+static inline int fenns__is_windowed_pass(fenns_pass pass) {
+    return pass == FENNS_PASS_search_windowed || pass == FENNS_PASS_search_windowed_local7 ||
+           pass == FENNS_PASS_search_windowed_local9;
+}
+
+/* The list fill and its variants (list code, ROW_STEP from list_row_step). */
+static inline int fenns__is_fill_pass(fenns_pass pass) {
+    return pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide || pass == FENNS_PASS_search_local7 ||
+           pass == FENNS_PASS_search_local9 || fenns__is_windowed_pass(pass);
+}
+
 static inline int fenns__is_search_pass(fenns_pass pass) {
-    return pass == FENNS_PASS_search || pass == FENNS_PASS_search_wide || pass == FENNS_PASS_search_count ||
-           pass == FENNS_PASS_search_count_wide || pass == FENNS_PASS_search_local7 ||
-           pass == FENNS_PASS_search_local9 || pass == FENNS_PASS_search_count_local7 ||
-           pass == FENNS_PASS_search_count_local9;
+    return fenns__is_fill_pass(pass) || pass == FENNS_PASS_search_count || pass == FENNS_PASS_search_count_wide ||
+           pass == FENNS_PASS_search_count_local7 || pass == FENNS_PASS_search_count_local9;
 }
 
 /* A pass's name ("search"), for logs; debuggers see it as "fenns: search". */
@@ -112,7 +128,7 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
 int fenns__method_runs(fenns_method method, fenns_pass pass);
 /* The specialization constants a pass's pipeline is made with (constant_id
  * k is values[k]), from the plan and the driver's loop limit (0: none). */
-#define FENNS_SPEC_CONSTANTS 12
+#define FENNS_SPEC_CONSTANTS 13
 /* The specialization constant a user kernel that combines its states
  * declares: its part slots (shaders/template/fenns_kernel_parts.glsl). */
 #define FENNS_KERNEL_PART_SLOTS_ID 11u
@@ -158,6 +174,7 @@ typedef struct fenns_bindings {
 /* The device limits a plan depends on, from the context. */
 fenns_plan_limits fenns__plan_limits(fenns_context ctx);
 
+/* One binding; a binding bound before is replaced. */
 void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
 /* A buffer that may exceed maxStorageBufferRange, as `chunks` bindings of
  * 2^shift elements of `element` bytes. fenns__bind_chunks: the same, but

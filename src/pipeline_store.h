@@ -34,7 +34,7 @@
 /* Unused pipelines a context keeps before it destroys the longest-unused. */
 #define FENNS_STORE_UNUSED 64u
 /* Specialization constants in a key (FENNS_SPEC_CONSTANTS, pipeline.h). */
-#define FENNS_STORE_VALUES 12
+#define FENNS_STORE_VALUES 13
 
 /* Makes the store (no Vulkan call): FENNS_SUCCESS or FENNS_ERROR_OUT_OF_HOST_MEMORY. */
 fenns_result fenns__store_create(struct fenns_context_T *ctx);

@@ -278,6 +278,7 @@ fenns_result fenns_plan_make(const fenns_plan_limits *limits, const fenns_pipeli
      * and that costs more than the scattered stores (H100, sph50 2^26: the
      * fill 1955 ms in one dispatch, 7234 in four windows; run BI). */
     out->list_window_shift = out->method != FENNS_METHOD_FENNS_PAPER ? FENNS_LIST_WINDOW_SHIFT : 0u;
+    out->windowed_lists = 1u;
     /* Single-binding arrays (u32 permutation and counts, u64 offsets n+1) bound n. */
     uint64_t by_binding = limits->max_storage_buffer_range / 8u - 1u;
     uint64_t by_vec4 = (uint64_t)FENNS_CHUNKS << out->chunk_shift16;
@@ -337,6 +338,14 @@ uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range) {
 
 int fenns_plan_lists_one_binding(const fenns_plan *plan, uint64_t bytes) {
     return bytes <= plan->one_binding_bytes;
+}
+
+uint32_t fenns_plan_list_window_entries(const fenns_plan *plan, uint64_t longest_list) {
+    uint64_t binding = plan->one_binding_bytes / 4u;
+    if (!plan->list_window_shift || !plan->windowed_lists || longest_list >= binding) return 0;
+    uint64_t entries = (binding - longest_list) & ~UINT64_C(63);
+    uint64_t most = UINT64_C(1) << plan->list_window_shift;
+    return (uint32_t)(entries < most ? entries : most);
 }
 
 uint32_t fenns_plan_density_bins(const fenns_plan *plan, uint32_t n) {

@@ -175,8 +175,12 @@ typedef struct fenns_plan {
     uint32_t chunk_shift4;        /* log2 of u32 elements per chunk binding */
     uint64_t one_binding_bytes;   /* the most bytes of lists the one-store search variants
                                      bind whole (fenns_plan_lists_one_binding) */
-    uint32_t list_window_shift;   /* lists in original order are filled in windows of
-                                     2^list_window_shift entries, a dispatch each; 0: in one */
+    uint32_t list_window_shift;   /* lists are filled in windows of at most 2^list_window_shift
+                                     entries, a dispatch each, where they need several
+                                     (fenns_plan_list_window_entries); 0: in one */
+    uint32_t windowed_lists;      /* 1: such lists take the windowed one-store searches where
+                                     sorted particles fit one binding; 0 (FENNS_LIST_WINDOWED=0,
+                                     for the tests): the chunked ones */
     uint32_t shared_bytes_search; /* shared memory of the search pipeline */
     uint32_t shared_bytes_max;    /* largest over all pipelines */
     uint64_t max_particles_addressable;
@@ -291,6 +295,18 @@ uint64_t fenns_plan_max_list_entries(uint64_t max_storage_buffer_range);
  * to 4 GiB (sph50 16M: 3.3 GB) skip the chunked variants' per-store choice
  * of binding. */
 int fenns_plan_lists_one_binding(const fenns_plan *plan, uint64_t bytes);
+
+/* Entries a window holds where lists past one binding are written a window
+ * a dispatch, each window's lists bound as one binding from the window's
+ * first entry (the windowed one-store searches, LIST_WINDOWED): the entries
+ * one binding holds less `longest_list` (the most entries a list can have),
+ * so that a list that starts in the window ends within its binding; down
+ * to a multiple of 64, so that each window's first byte keeps the strictest
+ * minStorageBufferOffsetAlignment (256) and the quads' alignment; at most
+ * 2^list_window_shift. 0 where the plan fills in one dispatch (fenns-paper)
+ * or the longest list leaves no room, or windowed_lists is 0: the chunked
+ * searches then. */
+uint32_t fenns_plan_list_window_entries(const fenns_plan *plan, uint64_t longest_list);
 
 /* Invocations a query of fenns' counts search takes on these limits (see
  * FENNS_QUERY_LANES4_MAX): from the plan's capacity, or `wanted` where

@@ -490,6 +490,33 @@ static void check_lists_one_binding(void) {
           "a 2^40 range: one binding past 2^32 bytes");
 }
 
+/* Windows of the windowed one-store searches: room for the longest list
+ * within one binding, whole multiples of 64 entries, at most
+ * 2^list_window_shift; none for fenns-paper or where no list fits. */
+static void check_list_windows(void) {
+    fenns_pipeline_create_info i = info_for(1.0f, 1u << 26);
+    fenns_plan p;
+    CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS, "2^26 particles refused on a 4 GiB range");
+    uint64_t binding = p.one_binding_bytes / 4u; /* 2^30 - 4 entries */
+    uint32_t w = fenns_plan_list_window_entries(&p, UINT64_C(1) << 26);
+    CHECK(w % 64u == 0 && w + (UINT64_C(1) << 26) <= binding && w + (UINT64_C(1) << 26) + 64u > binding,
+          "2^26 candidates: a window of %u entries in a binding of %llu", w, (unsigned long long)binding);
+    CHECK(fenns_plan_list_window_entries(&p, 1) == (uint32_t)((binding - 1u) & ~UINT64_C(63)),
+          "lists of one entry: the whole binding but its last quads");
+    CHECK(fenns_plan_list_window_entries(&p, binding) == 0 && fenns_plan_list_window_entries(&p, binding - 63u) == 0 &&
+              fenns_plan_list_window_entries(&p, binding - 64u) == 64u,
+          "no window where the longest list leaves less than 64 entries");
+    p.list_window_shift = 12u; /* FENNS_LIST_WINDOW_LOG2=12 */
+    CHECK(fenns_plan_list_window_entries(&p, 1000) == 4096u, "windows of at most 2^list_window_shift");
+    i.max_particles = 1u << 20;
+    CHECK(fenns_plan_make(&lavapipe, &i, &p) == FENNS_SUCCESS &&
+              fenns_plan_list_window_entries(&p, 1u << 20) == (UINT32_C(1) << 25) - (UINT32_C(1) << 20),
+          "lavapipe's 128 MiB: windows of 2^25 - 2^20 entries for 2^20 candidates");
+    i.method = FENNS_METHOD_FENNS_PAPER;
+    CHECK(fenns_plan_make(&desktop, &i, &p) == FENNS_SUCCESS && fenns_plan_list_window_entries(&p, 1000) == 0,
+          "fenns-paper fills in one dispatch");
+}
+
 static void check_scratch(void) {
     fenns_pipeline_create_info i = info_for(0.5f, 1000000);
     fenns_plan p;
@@ -615,6 +642,7 @@ int main(void) {
     check_grid_size();
     check_max_list_entries();
     check_lists_one_binding();
+    check_list_windows();
     check_scratch();
     float z[3] = {0, 0, 0}, s180[3] = {180, 180, 180}, flat[3] = {100, 100, 0.001f};
     float big_lo[3] = {-1e3f, -1e3f, -1e3f}, big_hi[3] = {1e3f, 1e3f, 1e3f};

@@ -816,7 +816,43 @@ static void run_loop_limit(void) {
  * binding on a GPU whose maxStorageBufferRange is 4 GiB - 1, the one-store
  * searches' whole range: fenns_plan_lists_one_binding). */
 #define HUGE_CLUSTER 66u
-static int run_huge(uint32_t particles) {
+
+/* The huge set's CSR lists in sorted order (recording API, SORTED_ORDER):
+ * the list of sorted position k holds the sorted positions of the other 65
+ * particles of k's cluster, each once. Past one binding these are written
+ * a window a dispatch, each window bound as one binding from its first
+ * entry (search_passes.c), where workgroups of other windows leave early. */
+static void check_huge_sorted(const scene *s, uint64_t total) {
+    list_result r;
+    if (!run_lists(s, FENNS_OUTPUT_CSR | FENNS_OUTPUT_SORTED_ORDER, total, &r)) {
+        CHECK(0, "%s: the sorted-order CSR search failed", s->name);
+        free_lists(&r);
+        return;
+    }
+    CHECK(r.status.total_neighbors == total && r.offsets[s->n] == total && r.status.list_overflow == 0,
+          "%s: sorted order: total %llu, offsets end %llu, %u overflows; expected %llu", s->name,
+          (unsigned long long)r.status.total_neighbors, (unsigned long long)r.offsets[s->n], r.status.list_overflow,
+          (unsigned long long)total);
+    uint64_t bad = 0;
+    for (uint32_t k = 0; k < s->n && r.offsets[s->n] == total; ++k) {
+        uint32_t cluster = r.to_original[k] / HUGE_CLUSTER;
+        uint8_t seen[HUGE_CLUSTER] = {0};
+        int ok = r.offsets[k + 1u] - r.offsets[k] == HUGE_CLUSTER - 1u;
+        for (uint64_t e = r.offsets[k]; ok && e < r.offsets[k + 1u]; ++e) {
+            uint32_t j = r.lists[e];
+            ok = j < s->n && j != k && r.to_original[j] / HUGE_CLUSTER == cluster && !seen[r.to_original[j] % HUGE_CLUSTER]++;
+        }
+        if (!ok && bad++ < 3)
+            CHECK(0, "%s: sorted-order list of position %u (particle %u, entries %llu..%llu) is wrong", s->name, k,
+                  r.to_original[k], (unsigned long long)r.offsets[k], (unsigned long long)r.offsets[k + 1u]);
+    }
+    CHECK(bad == 0, "%s: %llu sorted-order lists wrong", s->name, (unsigned long long)bad);
+    printf("  %-22s n=%-9u m=%llu in sorted order (%.2f GiB of lists)\n", s->name, s->n, (unsigned long long)total,
+           (double)total / 268435456.0);
+    free_lists(&r);
+}
+
+static int run_huge(uint32_t particles, int sorted) {
     uint32_t clusters = (particles + HUGE_CLUSTER - 1u) / HUGE_CLUSTER, side = 101;
     uint32_t n = clusters * HUGE_CLUSTER;
     uint64_t total = (uint64_t)n * (HUGE_CLUSTER - 1u);
@@ -834,6 +870,11 @@ static int run_huge(uint32_t particles) {
             float *p = s.xyz + 3u * ((size_t)c * HUGE_CLUSTER + k);
             p[0] = 3.0f * (float)(c % side), p[1] = 3.0f * (float)(c / side % side), p[2] = 3.0f * (float)(c / side / side);
         }
+    if (sorted) {
+        check_huge_sorted(&s, total);
+        free(s.xyz);
+        return 0;
+    }
     fenns_host_search_info info = host_info_for(&s);
     fenns_host_csr csr;
     fenns_result r = fenns_host_search(g_gpu.context, &info, &csr);
@@ -894,7 +935,7 @@ static void run_large(void) {
 }
 
 int main(int argc, char **argv) {
-    int quick = 0, large = 0, extremes = 0, loop_limit = 0;
+    int quick = 0, large = 0, extremes = 0, loop_limit = 0, sorted = 0;
     uint32_t huge = 0; /* particles of --huge */
     uint32_t budget = 0;
     for (int i = 1; i < argc; ++i) {
@@ -913,9 +954,10 @@ int main(int argc, char **argv) {
             huge = 1u << 26;
             if (i + 1 < argc && argv[i + 1][0] >= '1' && argv[i + 1][0] <= '9') huge = (uint32_t)strtoul(argv[++i], NULL, 10);
         }
+        else if (!strcmp(argv[i], "--sorted")) sorted = 1;
         else if (!strcmp(argv[i], "--loop-limit")) loop_limit = 1;
         else if (!strcmp(argv[i], "--shared-memory") && i + 1 < argc) budget = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else return fprintf(stderr, "usage: test_search --method M [--quick | --extremes | --huge [N] | --loop-limit] [--shared-memory B] | --large\n"), 2;
+        else return fprintf(stderr, "usage: test_search --method M [--quick | --extremes | --huge [N] [--sorted] | --loop-limit] [--shared-memory B] | --large\n"), 2;
     }
     fenns_result r = fenns_test_gpu_open(&g_gpu, budget);
     if (r != FENNS_SUCCESS) {
@@ -925,7 +967,7 @@ int main(int argc, char **argv) {
     printf("device %s, subgroup %u, shared budget %u, method %s\n", g_gpu.limits.device_name,
            g_gpu.limits.subgroup_size, g_gpu.limits.shared_memory_budget, fenns_method_name(g_method));
     if (huge) {
-        int rc = run_huge(huge);
+        int rc = run_huge(huge, sorted);
         if (rc == 77) {
             fenns_test_gpu_close(&g_gpu);
             return 77;

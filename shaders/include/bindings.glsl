@@ -216,6 +216,12 @@ layout(std430, binding = FENNS_BINDING_SCAN_SUMS) buffer ScanSums { uvec2 scan_s
 // maxStorageBufferRange: fenns_plan_lists_one_binding), and
 // FENNS_INDEX_CHUNKS, each chunk the range's largest power of two.
 layout(constant_id = 3) const uint INDEX_CHUNKS = FENNS_INDEX_CHUNKS;
+// 1 for the windowed one-store searches (INDEX_CHUNKS 1): lists past one
+// binding, written a window a dispatch, the window's lists bound as one
+// binding from its first entry (list_window_first; search_common.glsl's
+// list_target_of). Their own pipelines, so that the one-binding searches
+// carry no window test (H100: 1-4% on every set, run BF).
+layout(constant_id = 12) const uint LIST_WINDOWED = 0;
 #define INDEX_CHUNK_(c) layout(std430, binding = FENNS_BINDING_INDICES + c) INDICES_ACCESS buffer Indices##c { uint indices##c[]; };
 INDEX_CHUNK_(0) INDEX_CHUNK_(1) INDEX_CHUNK_(2) INDEX_CHUNK_(3) INDEX_CHUNK_(4) INDEX_CHUNK_(5)
 INDEX_CHUNK_(6) INDEX_CHUNK_(7) INDEX_CHUNK_(8) INDEX_CHUNK_(9) INDEX_CHUNK_(10) INDEX_CHUNK_(11)

@@ -155,8 +155,15 @@
 #define FENNS_KERNEL_WRITES_VALUES 1 /* fenns_finish's vec4 into the kernel output */
 #define FENNS_KERNEL_WRITES_COUNTS 2 /* neighbour counts too */
 
-/* Lists in original order are written in windows of 2^FENNS_LIST_WINDOW_SHIFT
- * entries (4 GiB), one dispatch of the fill each, where they hold more: a
+/* Lists that one binding does not hold are written in windows, one dispatch
+ * of the fill each, writing the lists that start in its window (search_passes.c).
+ * Where the sorted particles fit one binding, a window is at most the
+ * entries one binding holds less the longest list, and its dispatch binds
+ * the lists from the window's first entry as one binding (the windowed
+ * one-store searches: fenns_plan_list_window_entries); else the chunked
+ * searches write lists in original order in windows of
+ * 2^FENNS_LIST_WINDOW_SHIFT entries (4 GiB). Either way a window of lists in
+ * original order is at most 2^FENNS_LIST_WINDOW_SHIFT entries: a
  * workgroup's lists lie scattered over the whole indices range, and past
  * some 7 GB of it each scattered store costs far more (H100, sph50 2^26
  * particles, 13 GB of lists: the fill 4718 ms in one dispatch; the first
@@ -203,9 +210,9 @@ FENNS_STRUCT(fenns_push) {
                                   .grid_size), 0: the method's own cell edge */
     FENNS_U32 by_cell;         /* build: 1 when fenns counts and places by coarse cell, then orders each
                                   cell (cell_order.comp), 0 by fine cell (section_order.comp) */
-    FENNS_U32 list_window;     /* fill: the window of list entries this dispatch writes
-                                  (FENNS_LIST_WINDOW_SHIFT) */
-    FENNS_U32 list_window_shift; /* fill: log2 of entries per window; 0: one dispatch writes every list */
+    FENNS_U32 list_window;     /* fill: the window this dispatch writes the lists of: those that start
+                                  in entries [list_window, list_window + 1) * list_window_entries */
+    FENNS_U32 list_window_entries; /* fill: entries a window; 0: one dispatch writes every list */
     FENNS_U32 part_firsts;     /* fenns' CSR search whose counting pass and fill split each query
                                   alike (fenns_plan.fill_lanes): 1 where the counting pass leaves
                                   each part's first list index in FENNS_BINDING_PART_FIRSTS for

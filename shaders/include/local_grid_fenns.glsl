@@ -915,6 +915,14 @@ void search_cell(work_item w, uint q) {
     // 0.272; CSR 3.783 -> 3.802; `fenns-sph` 1.829 -> 1.854 ms a step).
     // Without its walk the counts search takes 0.13 ms of sph50 4M's 1.25,
     // and 0.13 of s1 r=0.2's 0.26 (run QE).
+#ifdef USE_INDICES
+    // A window's dispatch of lists past one binding: in sorted order a
+    // workgroup none of whose lists start in its window leaves before its
+    // build (the whole workgroup: w is the same for all its invocations).
+    uint slots_end = min(w.query_end, w.query_begin + query_slots());
+    if (COUNT_ONLY == 0u && searched && slots_end > w.query_begin && !window_holds_lists(w.query_begin, slots_end))
+        return;
+#endif
     if (searched) build_local_grid(center, split, reach, local_dim);
     uint count = 0u, id = 0u, part = query_part();
     bool walked = false;

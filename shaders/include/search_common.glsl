@@ -93,19 +93,33 @@ struct list_target {
     uint capacity; // entries that may be written
 };
 
+// The first entry of this dispatch's window of lists (pc.list_window).
+uvec2 list_window_first() { return mul64(pc.list_window, pc.list_window_entries); }
+
+// The u64 entry index where the list of query i (its output index) starts.
+uvec2 list_start(uint i) {
+    return pc.mode == FENNS_MODE_FIXED ? mul64(i, pc.capacity) : pc.mode == FENNS_MODE_CSR ? offsets[i] : uvec2(0u);
+}
+
 list_target list_target_of(uint i) {
     list_target t;
-    t.base = uvec2(0u);
+    t.base = list_start(i);
     t.capacity = 0u;
     if (pc.mode == FENNS_MODE_FIXED) {
-        t.base = mul64(i, pc.capacity);
         t.capacity = pc.capacity;
     } else if (pc.mode == FENNS_MODE_CSR) {
-        t.base = offsets[i];
         uvec2 end = offsets[i + 1u];
         t.capacity = le64(end, uvec2(pc.capacity, pc.capacity_hi)) ? sub64(end, t.base).x : 0u;
     }
 #ifdef USE_INDICES
+    // The windowed searches' binding starts at their window's first entry:
+    // a list there starts below pc.list_window_entries, a list of another
+    // window (in_list_window) at a base whose high word wrapped or past it.
+    // Those lists are never written, so only the low word is stored from.
+    if (INDEX_CHUNKS == 1u && LIST_WINDOWED != 0u) {
+        t.base = sub64(t.base, list_window_first());
+        return t;
+    }
     // The one-binding pipelines run only where every list lies within
     // 2^30 entries (lists_fit_one_binding in search_passes.c; fixed lists
     // are checked to fit their range, and a CSR list past the range has no
@@ -120,14 +134,31 @@ list_target list_target_of(uint i) {
 }
 
 #ifdef USE_INDICES
-// Whether this dispatch writes the list that starts at entry `base`: every
-// list, or those that start in its window (pc.list_window; see
-// FENNS_LIST_WINDOW_SHIFT). Windows are recorded with the chunked
-// pipelines only, so the one-binding ones carry no test (H100, CSR with the
-// test there: sph50 4M +1.3%, dam +2.4%, s1 r=0.2 +3.6%).
+// Whether this dispatch writes the list that starts at entry `base`
+// (list_target_of's): every list, or those that start in its window
+// (pc.list_window and _entries; see FENNS_LIST_WINDOW_SHIFT). Windows
+// are recorded with the windowed and the chunked pipelines only, so the
+// one-binding ones carry no test (H100, CSR with the test there: sph50 4M
+// +1.3%, dam +2.4%, s1 r=0.2 +3.6%). The windowed ones' base is the
+// window's already.
 bool in_list_window(uvec2 base) {
-    uint s = pc.list_window_shift;
-    return INDEX_CHUNKS == 1u || s == 0u || ((base.x >> s) | (base.y << (32u - s))) == pc.list_window;
+    if (INDEX_CHUNKS == 1u && LIST_WINDOWED == 0u) return true;
+    if (pc.list_window_entries == 0u) return true;
+    uvec2 in_window = LIST_WINDOWED != 0u ? base : sub64(base, list_window_first());
+    return in_window.y == 0u && in_window.x < pc.list_window_entries;
+}
+
+// Whether any of the queries at sorted positions [first, end) (end > first)
+// writes its list in this dispatch. In sorted order their lists lie in
+// query order, so a workgroup whose window this is not leaves before it
+// builds anything; in original order they lie anywhere (true).
+bool window_holds_lists(uint first, uint end) {
+    if (INDEX_CHUNKS == 1u && LIST_WINDOWED == 0u) return true;
+    if (pc.list_window_entries == 0u || pc.sorted_order == 0u) return true;
+    uvec2 window = list_window_first();
+    uvec2 window_end = add64(window, pc.list_window_entries);
+    // Some list starts at or past the window's first entry, and some before its end.
+    return le64(window, list_start(end - 1u)) && !le64(window_end, list_start(first));
 }
 #endif
 

@@ -4,6 +4,12 @@
 #include "pipeline.h"
 
 void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range) {
+    /* A binding bound again is replaced (a window's lists, search_passes.c). */
+    for (uint32_t i = 0; i < b->count; ++i)
+        if (b->items[i].binding == binding) {
+            b->items[i] = (fenns_binding){binding, buffer, offset, range};
+            return;
+        }
     if (b->count >= FENNS_MAX_PUSHED) return;
     b->items[b->count++] = (fenns_binding){binding, buffer, offset, range};
 }

@@ -88,6 +88,8 @@ static int sorted_narrow(fenns_pipeline p, const fenns_frame *f, const fenns_fra
 static fenns_pass fixed_grid_variant(fenns_pass pass, uint32_t reach) {
     switch (pass) {
     case FENNS_PASS_search: return reach == 1u ? FENNS_PASS_search_local7 : FENNS_PASS_search_local9;
+    case FENNS_PASS_search_windowed:
+        return reach == 1u ? FENNS_PASS_search_windowed_local7 : FENNS_PASS_search_windowed_local9;
     case FENNS_PASS_search_count: return reach == 1u ? FENNS_PASS_search_count_local7 : FENNS_PASS_search_count_local9;
     case FENNS_PASS_search_kernel: return reach == 1u ? FENNS_PASS_search_kernel_local7 : FENNS_PASS_search_kernel_local9;
     default: return pass;
@@ -145,6 +147,9 @@ static int part_firsts(fenns_pipeline p, const fenns_frame *f, fenns_pass pass) 
            (pass == FENNS_PASS_search_count || pass == FENNS_PASS_search);
 }
 
+/* Dispatches of a fill in windows of `window` entries (0: one). */
+static uint64_t windows_of(uint64_t entries, uint64_t window) { return window ? (entries + window - 1u) / window : 1u; }
+
 void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_frame *c,
                         const fenns_outputs *o, uint32_t mode, int own_counts, int same_search) {
     fenns_bindings b = {.arena = f->arena};
@@ -163,31 +168,63 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
     VkDeviceSize entries = o->indices.range / 4u;
     pc.capacity = mode == FENNS_MODE_FIXED ? o->fixed_capacity : mode == FENNS_MODE_CSR ? (uint32_t)entries : 0u;
     pc.capacity_hi = mode == FENNS_MODE_CSR ? (uint32_t)(entries >> 32) : 0u;
-    /* Lists in original order of more than one window of entries
-     * (FENNS_LIST_WINDOW_SHIFT): one dispatch per window, each walking only
-     * the queries whose lists start in it, so that the stores in flight
-     * stay within one window. In sorted order a workgroup's lists lie side
-     * by side anyway. Only the chunked pipeline tests windows (a window is
-     * a binding's range or more, but where a test makes windows small). */
+    /* Lists that one binding does not hold are written in windows, one
+     * dispatch each writing the lists that start in its window
+     * (in_list_window; FENNS_LIST_WINDOW_SHIFT):
+     * - with sorted particles in one binding, the windowed one-store
+     *   searches, each window's lists bound as one binding from its first
+     *   entry (fenns_plan_list_window_entries: a window leaves room for the
+     *   longest list a query can have). In sorted order a workgroup's lists
+     *   lie side by side, so a workgroup whose window it is not leaves before
+     *   it builds its grid (window_holds_lists). In original order each
+     *   window walks every query, so they take windows only where the
+     *   chunked searches would take as many (a GPU whose binding holds
+     *   about 2^list_window_shift entries; not lavapipe's 2^25).
+     * - else the chunked searches, whose stores pick their binding, in
+     *   windows of 2^list_window_shift entries in original order (to bound
+     *   the stores' spread) and in one dispatch in sorted order.
+     * Windows of one binding against the chunked search at sph50 2^26: ...
+     * FENNS_LIST_WINDOW_LOG2 makes windows small (the tests). */
     uint64_t list_entries = mode == FENNS_MODE_CSR     ? entries
                             : mode == FENNS_MODE_FIXED ? (uint64_t)f->n * o->fixed_capacity
                                                        : 0u;
     uint32_t shift = p->plan.list_window_shift;
-    uint64_t windows = o->sorted_order || !shift ? 1u : (list_entries + (UINT64_C(1) << shift) - 1u) >> shift;
     int narrow = sorted_narrow(p, f, c);
-    fenns_pass pass = mode == FENNS_MODE_COUNT ? (narrow ? FENNS_PASS_search_count : FENNS_PASS_search_count_wide)
-                      : narrow && lists_fit_one_binding(p, o) && windows <= 1u ? FENNS_PASS_search
-                                                                                : FENNS_PASS_search_wide;
+    /* The most entries a list can have: every candidate, or the fixed capacity. */
+    uint64_t longest = mode == FENNS_MODE_FIXED ? o->fixed_capacity : c->n;
+    uint64_t window = 0; /* entries a window; 0: one dispatch */
+    fenns_pass pass = narrow ? FENNS_PASS_search_count : FENNS_PASS_search_count_wide;
+    if (mode != FENNS_MODE_COUNT) {
+        /* The chunked searches' windows (original order), and the windowed ones'. */
+        int one_window = !shift || list_entries <= UINT64_C(1) << shift;
+        uint64_t chunked_window = o->sorted_order || one_window ? 0u : UINT64_C(1) << shift;
+        uint64_t windowed = narrow ? fenns_plan_list_window_entries(&p->plan, longest) : 0u;
+        if (narrow && lists_fit_one_binding(p, o) && one_window) {
+            pass = FENNS_PASS_search;
+        } else if (windowed && (o->sorted_order ||
+                                windows_of(list_entries, windowed) <= windows_of(list_entries, chunked_window))) {
+            pass = FENNS_PASS_search_windowed;
+            window = windowed;
+        } else {
+            pass = FENNS_PASS_search_wide;
+            window = chunked_window;
+        }
+    }
     pc.part_firsts = same_search && part_firsts(p, f, pass) ? 1u : 0u;
-    if (windows <= 1u) {
+    if (!window) {
         dispatch_search(cmd, p, f, pass, &b, &pc);
         if (mode == FENNS_MODE_COUNT && !own_counts) count_total(cmd, p, f, o);
         return;
     }
-    pc.list_window_shift = shift;
-    for (uint64_t w = 0; w < windows; ++w) {
+    pc.list_window_entries = (uint32_t)window;
+    for (uint64_t w = 0, first = 0; first < list_entries; ++w, first += window) {
         if (w) fenns__barrier(cmd, p); /* each writes the same bound ranges */
         pc.list_window = (uint32_t)w;
+        if (pass == FENNS_PASS_search_windowed) {
+            VkDeviceSize at = 4u * first, bytes = o->indices.range - at;
+            if (bytes > p->plan.one_binding_bytes) bytes = p->plan.one_binding_bytes;
+            fenns__bind(&b, FENNS_BINDING_INDICES, o->indices.buffer, o->indices.offset + at, bytes);
+        }
         dispatch_search(cmd, p, f, pass, &b, &pc);
     }
 }
