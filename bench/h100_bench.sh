@@ -82,6 +82,7 @@ elif [ "$part" = t ]; then
     bench --scenario dam --n 4194304 --method fenns --no-host --frame-order
     bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3
     bench --scenario sph50 --n 67108864 --method fenns --sorted-order --no-host --reps 3 --frame-order
+    bench --scenario sph50 --n 67108864 --method fenns --no-host --reps 3
 elif [ "$part" = c ]; then
     # counting and octant (issue 10) beside fenns in one run: sph50, the paper's s1/s3, dam, cluster
     bench --scenario sph50 --n 1048576 --no-host
