@@ -614,11 +614,13 @@ typedef struct fenns_search_info {
  * Records:  compute dispatches (the main one indirect, its workgroup count read
  *           from the scratch), barriers between its passes;
  *           with SORTED_ORDER and sorted_to_original, a copy of the permutation.
- *           Every method but FENNS_METHOD_FENNS_PAPER fills lists in original
- *           order, CSR or FIXED, whose indices range holds more than 2^30
- *           entries one window of 2^30 entries at a time, a dispatch each with
- *           barriers between them (a workgroup's stores scattered over more
- *           memory cost far more). A search for counts alone ends with a
+ *           Every method but FENNS_METHOD_FENNS_PAPER may fill lists, CSR or
+ *           FIXED, whose indices range passes one storage-buffer binding
+ *           (maxStorageBufferRange) a window of at most 2^30 entries at a
+ *           time, a dispatch each with barriers between them (each window's
+ *           lists bound as one binding; in original order a workgroup's
+ *           stores scattered over more memory cost far more). A search for
+ *           counts alone ends with a
  *           dispatch, after a barrier, that sums them into
  *           fenns_status.total_neighbors and keeps the longest in
  *           max_neighbors.
