@@ -911,10 +911,11 @@ bool fill_part_idle(uint part) {
 // each with more lanes busy (H200, sph50 2^26 in random order, four
 // windows: fill 113.8 -> 85.5 ms, run RD). Returns the query this
 // invocation walks (w.query_end: none), and in `none` whether the
-// workgroup has none, so that it leaves before its build (particles
-// handed over in frame order, whose lists lie nearly in query order:
-// sph50 2^26 fill 45.37 -> 42.56 ms; in random order, where none leaves,
-// 86.04 -> 86.81; run RE). Whole workgroups (barriers).
+// workgroup has none, so that it skips its build (particles handed over
+// in frame order, whose lists lie nearly in query order: sph50 2^26 fill
+// 45.37 -> 42.82 ms, in random order, where none skips, the same; runs
+// RE, RH: a return there instead made it 42.56 and 86.81 against 86.04).
+// Whole workgroups (barriers).
 bool gathers_window_queries(bool searched) {
     return COUNT_ONLY == 0u && !(INDEX_CHUNKS == 1u && LIST_WINDOWED == 0u) && query_lanes() == 1u && searched &&
            LOCAL_ROWS * FENNS_LOCAL_DIM_MAX >= gl_WorkGroupSize.x && pc.list_window_entries != 0u && pc.sorted_order == 0u;
@@ -961,7 +962,7 @@ void search_cell(work_item w, uint q) {
     if (gathers_window_queries(searched)) {
         bool none;
         q = gather_window_queries(w, q, none);
-        if (none) return;
+        searched = !none; // its invocations' q is w.query_end: no build, no walk, nothing counted
     }
 #endif
     if (searched) build_local_grid(center, split, reach, local_dim);
