@@ -183,7 +183,7 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
      * - else the chunked searches, whose stores pick their binding, in
      *   windows of 2^list_window_shift entries in original order (to bound
      *   the stores' spread) and in one dispatch in sorted order.
-     * H200, sph50 2^26 (3.7 * 10^9 entries, four windows), the chunked
+     * H200, sph50 2^26 (3.3 * 10^9 entries, four windows), the chunked
      * fill against the windowed one: sorted order 46.28 -> 40.22 ms, random
      * order 140.67 -> 113.76 (run RB). A window costs a sorted-order fill
      * 1.13 ms more (its workgroups' early exits: 2^29-entry windows 44.17,
