@@ -239,6 +239,8 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
     /* The one-dispatch scans only where the plan looks back (not on CPU drivers). */
     if ((pass == FENNS_PASS_scan_lookback || pass == FENNS_PASS_scan64_lookback) && !p->plan.scan_lookback)
         return FENNS_SUCCESS;
+    /* The windowed fill only where the plan's lists may need windows (settle_for_device). */
+    if (fenns__is_windowed_pass(pass) && !p->plan.windowed_lists) return FENNS_SUCCESS;
     shader_code code = code_of(pass, p->plan.method);
     size_t content_words = 0; /* a kernel's SPIR-V is named by its words, a built-in's by its address */
     if (fenns__is_kernel_pass(pass)) {
@@ -386,6 +388,16 @@ static void settle_for_device(fenns_plan *plan, fenns_context context) {
     /* FENNS_LIST_WINDOWED=0 writes lists past one binding with the chunked
      * searches even where the windowed ones could (the tests run both). */
     if (env_bit("FENNS_LIST_WINDOWED") == 0) plan->windowed_lists = 0u;
+    /* Nor where no CSR list can pass a window: they hold at most
+     * max_particles^2 entries (both builds a search reads are this plan's).
+     * The windowed fill's pipelines are made only where they may run (each
+     * costs time at creation, most on CPU drivers, and the failure-injection
+     * tests make their pipelines at every site); fixed lists of so few
+     * particles that pass a window take the chunked fill. */
+    uint64_t window_most = plan->one_binding_bytes / 4u;
+    if (plan->list_window_shift && (UINT64_C(1) << plan->list_window_shift) < window_most)
+        window_most = UINT64_C(1) << plan->list_window_shift;
+    if ((uint64_t)plan->max_particles * plan->max_particles <= window_most) plan->windowed_lists = 0u;
     /* On a GPU, small searches keep more of its invocations busy: the counts
      * search splits each query over several (FENNS_QUERY_LANES4_MAX), so does
      * the kernel search of a kernel that combines its states

@@ -180,7 +180,8 @@ typedef struct fenns_plan {
                                      (fenns_plan_list_window_entries); 0: in one */
     uint32_t windowed_lists;      /* 1: such lists take the windowed one-store searches where
                                      sorted particles fit one binding; 0 (FENNS_LIST_WINDOWED=0,
-                                     for the tests): the chunked ones */
+                                     for the tests, or plans whose CSR lists never pass a
+                                     window: their pipelines are not made): the chunked ones */
     uint32_t shared_bytes_search; /* shared memory of the search pipeline */
     uint32_t shared_bytes_max;    /* largest over all pipelines */
     uint64_t max_particles_addressable;

@@ -324,6 +324,12 @@ static void check_gpu(void) {
         CHECK(p1 && p2 && p2->pipelines[FENNS_PASS_scan_block] == p1->pipelines[FENNS_PASS_scan_block] &&
                   p2->pipelines[FENNS_PASS_search_count] == p1->pipelines[FENNS_PASS_search_count],
               "plans of another radius and size share no pass");
+        /* The windowed fill where CSR lists may pass a binding (10^5
+         * particles: up to 10^10 entries), not for 5000 (2.5 * 10^7 entries,
+         * within lavapipe's 2^25 and a GPU's 2^30 - 4). */
+        CHECK(p1 && p2 && p1->pipelines[FENNS_PASS_search_windowed] && p1->pipelines[FENNS_PASS_search_windowed_local9] &&
+                  !p2->pipelines[FENNS_PASS_search_windowed] && !p2->pipelines[FENNS_PASS_search_windowed_local7],
+              "the windowed fill made where it cannot run, or not made where it can");
     }
     fenns_pipeline_destroy(p1);
     fenns_pipeline_destroy(p2);
