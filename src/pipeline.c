@@ -38,6 +38,7 @@
 #include "reorder_attributes.spv.h"
 #include "reorder_ranked.spv.h"
 #include "search_work_totals.spv.h"
+#include "window_items.spv.h"
 
 /* The host reads fenns_status straight out of the GPU's parameter block. */
 _Static_assert(offsetof(fenns_gpu_params, table_x) == sizeof(fenns_status) &&
@@ -68,6 +69,7 @@ static shader_code code_of(fenns_pass pass, fenns_method method) {
         FENNS_SPV_(search_fenns),  FENNS_SPV_(list_sort),   FENNS_SPV_(search_fenns_count), FENNS_SPV_(search_fenns_count),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns_count),  FENNS_SPV_(search_fenns_count),
         FENNS_SPV_(search_fenns),  FENNS_SPV_(search_fenns), FENNS_SPV_(search_fenns), /* search_windowed and its variants */
+        FENNS_SPV_(window_items),
         FENNS_SPV_(count_total),
         {NULL, 0}, {NULL, 0}, {NULL, 0}, /* search_kernel and its variants: the caller's */
         FENNS_SPV_(reorder_attributes),
@@ -122,7 +124,8 @@ const uint32_t *fenns__pass_spirv(fenns_pass pass, fenns_method method, size_t *
  * and none of the placement passes its sort replaces (each pipeline made
  * costs time at creation, most on CPU drivers). */
 int fenns__method_runs(fenns_method method, fenns_pass pass) {
-    if (pass == FENNS_PASS_density || pass == FENNS_PASS_reorder_ranked || fenns__is_fixed_grid_pass(pass))
+    if (pass == FENNS_PASS_density || pass == FENNS_PASS_reorder_ranked || pass == FENNS_PASS_window_items ||
+        fenns__is_fixed_grid_pass(pass))
         return method == FENNS_METHOD_FENNS;
     /* fenns-paper fills its lists in one dispatch (fenns_plan.list_window_shift 0). */
     if (pass == FENNS_PASS_search_windowed) return method != FENNS_METHOD_FENNS_PAPER;
@@ -240,7 +243,8 @@ static fenns_result create_pass(fenns_pipeline p, fenns_pass pass, const fenns_k
     if ((pass == FENNS_PASS_scan_lookback || pass == FENNS_PASS_scan64_lookback) && !p->plan.scan_lookback)
         return FENNS_SUCCESS;
     /* The windowed fill only where the plan's lists may need windows (settle_for_device). */
-    if (fenns__is_windowed_pass(pass) && !p->plan.windowed_lists) return FENNS_SUCCESS;
+    if ((fenns__is_windowed_pass(pass) || pass == FENNS_PASS_window_items) && !p->plan.windowed_lists)
+        return FENNS_SUCCESS;
     shader_code code = code_of(pass, p->plan.method);
     size_t content_words = 0; /* a kernel's SPIR-V is named by its words, a built-in's by its address */
     if (fenns__is_kernel_pass(pass)) {

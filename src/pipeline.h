@@ -14,7 +14,8 @@
  * one binding each (one load or store per element), and _wide for up to
  * FENNS_CHUNKS / FENNS_INDEX_CHUNKS bindings, and the list fill once more,
  * _windowed, for lists past one binding written a window a dispatch, each
- * window's lists bound as one binding (fenns_plan_list_window_entries). The
+ * window's lists bound as one binding (fenns_plan_list_window_entries),
+ * fenns' window_items before each (the window's run of work items). The
  * search comes once more, as
  * a counting-only variant that has no list code at all (fewer registers;
  * count_total then sums its counts into the status),
@@ -62,6 +63,7 @@
     X(search_windowed)      \
     X(search_windowed_local7) \
     X(search_windowed_local9) \
+    X(window_items)         \
     X(count_total)          \
     X(search_kernel)        \
     X(search_kernel_local7) \

@@ -619,7 +619,9 @@ typedef struct fenns_search_info {
  *           (maxStorageBufferRange) a window of at most 2^30 entries at a
  *           time, a dispatch each with barriers between them (each window's
  *           lists bound as one binding; in original order a workgroup's
- *           stores scattered over more memory cost far more). A search for
+ *           stores scattered over more memory cost far more; fenns records
+ *           before each window's dispatch a one-workgroup dispatch that
+ *           finds the window's work items, and a barrier). A search for
  *           counts alone ends with a
  *           dispatch, after a barrier, that sums them into
  *           fenns_status.total_neighbors and keeps the longest in

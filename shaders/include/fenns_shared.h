@@ -285,6 +285,15 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 general_dispatch_x, general_dispatch_y, general_dispatch_z;
     FENNS_U32 local7_dispatch_x, local7_dispatch_y, local7_dispatch_z;
     FENNS_U32 local9_dispatch_x, local9_dispatch_y, local9_dispatch_z;
+    /* fenns' list fill in sorted order past one binding, a window a
+     * dispatch: the work items of the window's lists (window_items.comp),
+     * the first of them, and the fill's dispatches of them, as above (all of
+     * them in the general search, and in each of the three) */
+    FENNS_U32 window_item_base;
+    FENNS_U32 window_dispatch_x, window_dispatch_y, window_dispatch_z;
+    FENNS_U32 window_general_dispatch_x, window_general_dispatch_y, window_general_dispatch_z;
+    FENNS_U32 window_local7_dispatch_x, window_local7_dispatch_y, window_local7_dispatch_z;
+    FENNS_U32 window_local9_dispatch_x, window_local9_dispatch_y, window_local9_dispatch_z;
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 

@@ -49,6 +49,14 @@ shared uint s_work_cell;
 // `chunk`: the queries a workgroup takes.
 bool search_work_item(uint chunk, out work_item w) {
     uint id = linear_workgroup();
+#ifdef USE_INDICES
+    // The windowed fill runs a window's run of items, from the first
+    // (window_items.comp: in original order all of them, from 0). Added in
+    // either order: behind a test of the order, the fills ran slower (H200,
+    // sph50 2^26, run SC: sorted order 36.84 -> 37.44 ms, frame order 42.88
+    // -> 43.39).
+    if (LIST_WINDOWED != 0u) id += prm.window_item_base;
+#endif
     uint cell_total = cell_count_with_invalid();
     if (id >= WORK_START(cell_total)) return false;
     // The largest cell whose work starts at or before id (cell 0's does).
@@ -93,13 +101,7 @@ struct list_target {
     uint capacity; // entries that may be written
 };
 
-// The first entry of this dispatch's window of lists (pc.list_window).
-uvec2 list_window_first() { return mul64(pc.list_window, pc.list_window_entries); }
-
-// The u64 entry index where the list of query i (its output index) starts.
-uvec2 list_start(uint i) {
-    return pc.mode == FENNS_MODE_FIXED ? mul64(i, pc.capacity) : pc.mode == FENNS_MODE_CSR ? offsets[i] : uvec2(0u);
-}
+#include "list_windows.glsl"
 
 list_target list_target_of(uint i) {
     list_target t;
