@@ -68,7 +68,7 @@ typedef struct event {
 } event;
 
 static struct {
-    event events[4096];
+    event events[16384]; /* lists in small windows (FENNS_LIST_WINDOW_LOG2=12) record thousands */
     uint32_t count;
     int overflow;
     uint32_t names;          /* pipelines named "fenns: ..." */
@@ -80,6 +80,13 @@ static PFN_vkGetDeviceProcAddr real_gdpa;
 static PFN_vkGetInstanceProcAddr real_gipa;
 static VkDevice real_device;
 #define REAL(name) ((PFN_##name)real_gdpa(real_device, #name))
+
+/* Starts the log afresh for a recording whose commands are checked (what
+ * was recorded before, unchecked, may have filled it). */
+static void log_restart(void) {
+    rec.count = 0;
+    rec.overflow = 0;
+}
 
 static event *log_event(event_kind kind, const char *format, ...) {
     if (rec.count >= sizeof rec.events / sizeof rec.events[0]) {
@@ -523,7 +530,7 @@ static int check_recording(setup *s, const search_case *c, outputs *o, const cha
         if (!EXPECT(count > 0 && count <= FENNS_MAX_PASSES, "%s: %u passes listed", what, count)) return 0;
         VkCommandBuffer cmd;
         if (fenns_test_begin(g, &cmd) != VK_SUCCESS) return 0;
-        rec.count = 0;
+        log_restart();
         if (which) fenns_cmd_search(cmd, s->pipe, &info);
         else fenns_cmd_build(cmd, s->pipe, &b);
         uint32_t begins[FENNS_MAX_PASSES], ends[FENNS_MAX_PASSES];
@@ -586,7 +593,7 @@ static int check_point_set_recording(setup *s, const fenns_test_buffer *peer, ou
                     which ? "candidates" : "grid source") ||
             fenns_test_begin(g, &cmd) != VK_SUCCESS)
             return 0;
-        rec.count = 0;
+        log_restart();
         if (which) fenns_cmd_search(cmd, s->pipe, &info);
         else fenns_cmd_build(cmd, s->pipe, &b);
         uint32_t begins[FENNS_MAX_PASSES], ends[FENNS_MAX_PASSES];
@@ -786,7 +793,7 @@ static int check_reorder(fenns_test_gpu *g, fenns_context ctx, fenns_method meth
             bad[4].src.range = 8u * N - 4u;
             bad[5].particle_count = N + 1u;
             g->quiet = 1;
-            rec.count = 0;
+            log_restart();
             uint32_t errors = g->error_messages;
             for (int k = 0; k < 6; ++k) fenns_cmd_reorder(cmd, s.pipe, &bad[k]);
             ok &= EXPECT(g->error_messages == errors + 6 && rec.count == 0, "%s reorder: %u of 6 bad infos refused, %u commands",
@@ -982,7 +989,7 @@ int main(void) {
             b.particle_count = N;
             b.positions = fenns_test_range(&positions, 0, VK_WHOLE_SIZE);
             b.scratch = fenns_test_range(&scratch, 0, VK_WHOLE_SIZE);
-            rec.count = 0;
+            log_restart();
             fenns_cmd_build(cmd, pipe, &b);
             uint32_t labels = 0, commands = 0;
             for (uint32_t i = 0; i < rec.count; ++i) {

@@ -285,10 +285,11 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 general_dispatch_x, general_dispatch_y, general_dispatch_z;
     FENNS_U32 local7_dispatch_x, local7_dispatch_y, local7_dispatch_z;
     FENNS_U32 local9_dispatch_x, local9_dispatch_y, local9_dispatch_z;
-    /* fenns' list fill in sorted order past one binding, a window a
-     * dispatch: the work items of the window's lists (window_items.comp),
-     * the first of them, and the fill's dispatches of them, as above (all of
-     * them in the general search, and in each of the three) */
+    /* fenns' fill of lists past one binding, a window a dispatch: the run
+     * of work items whose lists start in the window (window_items.comp; in
+     * original order every item), its first item, and the fill's
+     * dispatches of the run, as above (all of it in the general search,
+     * and in each of the three) */
     FENNS_U32 window_item_base;
     FENNS_U32 window_dispatch_x, window_dispatch_y, window_dispatch_z;
     FENNS_U32 window_general_dispatch_x, window_general_dispatch_y, window_general_dispatch_z;

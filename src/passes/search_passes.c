@@ -236,9 +236,9 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
      * window's dispatch, and only that run's workgroups are launched (the
      * fill's search_work_item adds the run's first); in original order the
      * pass gives each window every item. H200, sph50 2^26 (four windows),
-     * fill: sorted order 40.06 -> 36.84 ms; lists in original order 85.63
-     * -> 86.30 in random order, 42.63 -> 42.88 in frame order (run SC; the
-     * pass and the fill's load of the first item). */
+     * fill: sorted order 40.06 -> 36.77 ms (runs SB, SD); lists in original
+     * order 85.63 -> 86.30 in random order, 42.63 -> 42.88 in frame order
+     * (run SC: the pass and the fill's load of the first item). */
     int by_item_runs = pass == FENNS_PASS_search_windowed && p->plan.method == FENNS_METHOD_FENNS;
     for (uint64_t w = 0, first = 0; first < list_entries; ++w, first += window) {
         if (w) fenns__barrier(cmd, p); /* each writes the same bound ranges */
