@@ -3,7 +3,8 @@
 // fenns' list fill of lists past one binding, a window a dispatch
 // (search_passes.c): before each window's dispatch, the work items whose
 // queries' lists start in it (in original order: every item, their lists
-// lying anywhere). In sorted order a query's list starts
+// lying anywhere, or none where no list starts in the window: CSR indices
+// that run past the lists). In sorted order a query's list starts
 // where the one before ends, so a window's lists are those of one run of
 // sorted positions, and so of one run of work items (search_work_item
 // numbers them in sorted order). This pass finds that run and writes the
@@ -26,8 +27,9 @@
 
 shared uint s_found;
 
-// The queries (sorted positions below pc.n) whose lists start before entry
-// x: a prefix of them, as their lists start in sorted order.
+// The outputs (below pc.n) whose lists start before entry x: a prefix of
+// them, as their lists start in output order (sorted positions in sorted
+// order, original indices in original order).
 uint queries_before(uvec2 x) {
     uint lo = 0u, hi = pc.n + 1u;
     KARY_SEARCH_LARGEST(lo, hi, s_found, probe, probe == 0u || !le64(x, list_start(probe - 1u)))
@@ -43,14 +45,17 @@ uint item_of(uint q) {
 }
 
 void main() {
-    uint base = 0u, items = WORK_START(cell_count_with_invalid()); // every item
-    if (pc.sorted_order != 0u) {
-        uvec2 first = list_window_first();
-        uint begin = queries_before(first), end = queries_before(add64(first, pc.list_window_entries));
-        items = 0u;
-        if (end > begin) {
+    // The outputs whose lists start in the window: a run of them, in either
+    // order (lists lie in output order).
+    uvec2 first = list_window_first();
+    uint begin = queries_before(first), end = queries_before(add64(first, pc.list_window_entries));
+    uint base = 0u, items = 0u; // none: a window past the lists (CSR indices longer than them)
+    if (end > begin) {
+        if (pc.sorted_order != 0u) {
             base = item_of(begin);
             items = item_of(end - 1u) + 1u - base;
+        } else {
+            items = WORK_START(cell_count_with_invalid()); // every item: the queries lie anywhere
         }
     }
     if (gl_LocalInvocationIndex != 0u) return;
