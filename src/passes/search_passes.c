@@ -235,10 +235,11 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
      * one run of work items, which window_items.comp finds before the
      * window's dispatch, and only that run's workgroups are launched (the
      * fill's search_work_item adds the run's first); in original order the
-     * pass gives each window every item. H200, sph50 2^26 (four windows),
-     * fill: sorted order 40.06 -> 36.77 ms (runs SB, SD); lists in original
-     * order 85.63 -> 86.30 in random order, 42.63 -> 42.88 in frame order
-     * (run SC: the pass and the fill's load of the first item). */
+     * pass gives each window every item (none where no list starts in it:
+     * CSR indices longer than the lists). H200, sph50 2^26 (four windows),
+     * fill: sorted order 40.08 -> 36.78 ms; lists in original order 85.67
+     * -> 86.24 in random order, 42.63 -> 42.88 in frame order (run SE: the
+     * pass and the fill's load of the first item). */
     int by_item_runs = pass == FENNS_PASS_search_windowed && p->plan.method == FENNS_METHOD_FENNS;
     for (uint64_t w = 0, first = 0; first < list_entries; ++w, first += window) {
         if (w) fenns__barrier(cmd, p); /* each writes the same bound ranges */
