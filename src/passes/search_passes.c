@@ -195,9 +195,10 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
      *   the stores' spread) and in one dispatch in sorted order.
      * H200, sph50 2^26 (3.3 * 10^9 entries, four windows), the chunked
      * fill against the windowed one: sorted order 46.28 -> 40.22 ms, random
-     * order 140.67 -> 113.76 (run RB). A window costs a sorted-order fill
+     * order 140.67 -> 113.76 (run RB). A window cost a sorted-order fill
      * 1.32 ms more (its workgroups' early exits: 2^29-entry windows 44.17,
-     * 2^28 52.07, 2^27 67.91; run RC), an original-order fill a walk.
+     * 2^28 52.07, 2^27 67.91; run RC) until fenns launched only the
+     * window's own items (below); it costs an original-order fill a walk.
      * FENNS_LIST_WINDOW_LOG2 makes windows small (the tests). */
     uint64_t list_entries = mode == FENNS_MODE_CSR     ? entries
                             : mode == FENNS_MODE_FIXED ? (uint64_t)f->n * o->fixed_capacity
