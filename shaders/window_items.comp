@@ -63,16 +63,8 @@ void main() {
     uvec3 rows = workgroup_rows(items), none = uvec3(0u, 1u, 1u);
     uvec3 general = prm.general_dispatch_x != 0u ? rows : none;
     uvec3 local7 = prm.local7_dispatch_x != 0u ? rows : none, local9 = prm.local9_dispatch_x != 0u ? rows : none;
-    prm.window_dispatch_x = rows.x;
-    prm.window_dispatch_y = rows.y;
-    prm.window_dispatch_z = rows.z;
-    prm.window_general_dispatch_x = general.x;
-    prm.window_general_dispatch_y = general.y;
-    prm.window_general_dispatch_z = general.z;
-    prm.window_local7_dispatch_x = local7.x;
-    prm.window_local7_dispatch_y = local7.y;
-    prm.window_local7_dispatch_z = local7.z;
-    prm.window_local9_dispatch_x = local9.x;
-    prm.window_local9_dispatch_y = local9.y;
-    prm.window_local9_dispatch_z = local9.z;
+    STORE_DISPATCH(window_dispatch, rows)
+    STORE_DISPATCH(window_general_dispatch, general)
+    STORE_DISPATCH(window_local7_dispatch, local7)
+    STORE_DISPATCH(window_local9_dispatch, local9)
 }

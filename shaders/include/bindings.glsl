@@ -339,6 +339,16 @@ uvec3 workgroup_rows(uint groups) {
     uint x = min(groups, 65535u);
     return uvec3(x, x == 0u ? 0u : (groups + x - 1u) / x, 1u);
 }
+#ifdef USE_PARAMS
+// Sets the indirect dispatch prm.name_x/y/z to `rows` (a uvec3).
+#define STORE_DISPATCH(name, rows)                                              \
+    {                                                                           \
+        uvec3 rows_ = (rows);                                                   \
+        prm.name##_x = rows_.x;                                                 \
+        prm.name##_y = rows_.y;                                                 \
+        prm.name##_z = rows_.z;                                                 \
+    }
+#endif
 #if defined(USE_PARAMS) && defined(USE_CELLS)
 // Asks for the indirect dispatch prm.name_x/y/z of at least `groups`
 // workgroups (every asker's rows are kept): LIST_FOR's, one per item listed.

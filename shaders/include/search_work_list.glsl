@@ -68,9 +68,7 @@ void search_work_list(uint block) {
         if (e < entries) WORK_TABLE(e) = run;
         if (e == entries - 1u) { // the total's entry: the search's dispatch, the invalid particles
             uvec3 rows = workgroup_rows(run);
-            prm.dispatch_x = rows.x;
-            prm.dispatch_y = rows.y;
-            prm.dispatch_z = rows.z;
+            STORE_DISPATCH(dispatch, rows)
             // fenns' narrow searches run on the variant for the build's grid
             // where there is one (local_grid_fenns.glsl's FIXED_REACH), else
             // on the general search: one of the three dispatches gets the
@@ -80,15 +78,9 @@ void search_work_list(uint block) {
             uvec3 none = uvec3(0u, 1u, 1u);
             uvec3 general = fixed_reach == 0u ? rows : none;
             uvec3 local7 = fixed_reach == 1u ? rows : none, local9 = fixed_reach == 2u ? rows : none;
-            prm.general_dispatch_x = general.x;
-            prm.general_dispatch_y = general.y;
-            prm.general_dispatch_z = general.z;
-            prm.local7_dispatch_x = local7.x;
-            prm.local7_dispatch_y = local7.y;
-            prm.local7_dispatch_z = local7.z;
-            prm.local9_dispatch_x = local9.x;
-            prm.local9_dispatch_y = local9.y;
-            prm.local9_dispatch_z = local9.z;
+            STORE_DISPATCH(general_dispatch, general)
+            STORE_DISPATCH(local7_dispatch, local7)
+            STORE_DISPATCH(local9_dispatch, local9)
             prm.invalid_count = KEY_START(section_keys()) - KEY_START(section_keys() - 1u);
         }
         run += items[k]; // none from the total's entry on
