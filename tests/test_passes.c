@@ -68,7 +68,7 @@ typedef struct event {
 } event;
 
 static struct {
-    event events[16384]; /* lists in small windows (FENNS_LIST_WINDOW_LOG2=12) record thousands */
+    event events[65536]; /* lists in small windows (FENNS_LIST_WINDOW_LOG2=12) record thousands */
     uint32_t count;
     int overflow;
     uint32_t names;          /* pipelines named "fenns: ..." */

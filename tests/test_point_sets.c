@@ -345,30 +345,53 @@ static int run_kernel(fenns_test_gpu *g, fenns_pipeline pipe, point_set *sets) {
 }
 
 /* The fluid built on a grid of its own (no grid source), searched among the
- * boundary: reported, never searched. */
+ * boundary: reported, never searched, each valid query counted once in
+ * incomplete_queries whatever the outputs: counts, CSR lists (a counting
+ * pass, then a fill) and fixed lists, in original and in sorted order (with
+ * FENNS_LIST_WINDOW_LOG2 the lists are filled in windows, each counting the
+ * queries whose lists start in it). */
 static int run_mismatch(fenns_test_gpu *g, fenns_pipeline pipe, point_set *sets, pair_outputs *o) {
+    static const struct {
+        const char *name;
+        fenns_output_flags outputs;
+    } cases[] = {{"counts", FENNS_OUTPUT_COUNTS},
+                 {"CSR lists", FENNS_OUTPUT_CSR},
+                 {"fixed lists", FENNS_OUTPUT_FIXED},
+                 {"CSR lists in sorted order", FENNS_OUTPUT_CSR | FENNS_OUTPUT_SORTED_ORDER},
+                 {"fixed lists in sorted order", FENNS_OUTPUT_FIXED | FENNS_OUTPUT_SORTED_ORDER}};
     point_set *q = &sets[FLUID];
     uint32_t valid = 0;
     for (uint32_t i = 0; i < q->n; ++i)
         valid += isfinite(q->xyz[3 * i]) && isfinite(q->xyz[3 * i + 1]) && isfinite(q->xyz[3 * i + 2]) ? 1u : 0u;
-    VkCommandBuffer cmd;
-    if (fenns_test_begin(g, &cmd) != VK_SUCCESS) return 0;
-    fenns_build_info b = build_of(q, NULL);
-    fenns_cmd_build(cmd, pipe, &b);
-    fenns_cmd_build_to_search_barrier(cmd, pipe);
-    fenns_search_info si = search_of(q, &sets[BOUNDARY], FENNS_OUTPUT_COUNTS);
-    si.counts = fenns_test_range(&o->counts, 0, VK_WHOLE_SIZE);
-    fenns_cmd_search(cmd, pipe, &si);
-    fenns_test_cmd_barrier(cmd);
-    copy_status(cmd, pipe, q, &o->status);
-    fenns_status st;
-    int ok = fenns_test_submit(g, cmd) == VK_SUCCESS && fenns_test_download(g, &o->status, 0, &st, sizeof st) == VK_SUCCESS;
-    CHECK(ok && st.grid_mismatch == 1 && st.incomplete_queries == valid,
-          "a build on its own grid searched among the boundary: grid_mismatch %u, incomplete %u (expected 1, %u)",
-          ok ? st.grid_mismatch : 0u, ok ? st.incomplete_queries : 0u, valid);
-    if (ok && st.grid_mismatch == 1 && st.incomplete_queries == valid)
-        printf("ok   a build on another grid is reported: grid_mismatch, %u queries incomplete\n", valid);
-    return ok && failures == 0;
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        VkCommandBuffer cmd;
+        if (fenns_test_begin(g, &cmd) != VK_SUCCESS) return 0;
+        fenns_build_info b = build_of(q, NULL);
+        fenns_cmd_build(cmd, pipe, &b);
+        fenns_cmd_build_to_search_barrier(cmd, pipe);
+        fenns_search_info si = search_of(q, &sets[BOUNDARY], cases[k].outputs);
+        si.counts = fenns_test_range(&o->counts, 0, VK_WHOLE_SIZE);
+        si.offsets = fenns_test_range(&o->offsets, 0, VK_WHOLE_SIZE);
+        /* CSR: a few windows of 2^8 entries; fixed: 12000 entries, 47 windows */
+        si.fixed_capacity = 4u;
+        VkDeviceSize bytes = cases[k].outputs & FENNS_OUTPUT_FIXED ? 4u * si.fixed_capacity * q->n : 4u * 1024u;
+        si.indices = fenns_test_range(&o->indices, 0, bytes);
+        si.sorted_to_original = fenns_test_range(&o->perm, 0, VK_WHOLE_SIZE);
+        fenns_cmd_search(cmd, pipe, &si);
+        fenns_test_cmd_barrier(cmd);
+        copy_status(cmd, pipe, q, &o->status);
+        fenns_status st;
+        int ok = fenns_test_submit(g, cmd) == VK_SUCCESS &&
+                 fenns_test_download(g, &o->status, 0, &st, sizeof st) == VK_SUCCESS;
+        CHECK(ok && st.grid_mismatch == 1 && st.incomplete_queries == valid,
+              "%s: a build on its own grid searched among the boundary: grid_mismatch %u, incomplete %u (expected 1, %u)",
+              cases[k].name, ok ? st.grid_mismatch : 0u, ok ? st.incomplete_queries : 0u, valid);
+        if (ok && st.grid_mismatch == 1 && st.incomplete_queries == valid)
+            printf("ok   %s: a build on another grid is reported: grid_mismatch, %u queries incomplete\n", cases[k].name,
+                   valid);
+        if (!ok) return 0;
+    }
+    return failures == 0;
 }
 
 /* grid_particle_count sizes the cells: the boundary's grid for 40 times

@@ -96,6 +96,17 @@
  * sph50 131072, 0.0144 -> 0.0131 ms, dam 0.0139 -> 0.0128; 161 blocks
  * 0.0146 -> 0.0145; 193 blocks 0.0148 -> 0.0152). */
 #define FENNS_SCAN_LOOKBACK_BLOCKS_MAX 160
+/* window_items.comp's steps (push constant count_in), before each window of
+ * fenns' windowed list fill: in sorted order one (the window's run of work
+ * items); in original order three, a barrier between each (the outputs
+ * whose lists start in the window, the span of their sorted positions, the
+ * run of work items that holds that span). */
+#define FENNS_WINDOW_RUN 0u
+#define FENNS_WINDOW_OUTPUTS 1u
+#define FENNS_WINDOW_SPAN 2u
+#define FENNS_WINDOW_SPAN_RUN 3u
+/* Sorted positions an invocation of FENNS_WINDOW_SPAN reads. */
+#define FENNS_WINDOW_SPAN_ITEMS 8u
 #define FENNS_MAX_FINE_DIM 32   /* per axis of the local grid */
 #define FENNS_MAX_COARSE_DIM 1048576 /* grid cells per axis (2^20): grid coordinates keep 3
                                        fractional bits in float */
@@ -295,6 +306,11 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 window_general_dispatch_x, window_general_dispatch_y, window_general_dispatch_z;
     FENNS_U32 window_local7_dispatch_x, window_local7_dispatch_y, window_local7_dispatch_z;
     FENNS_U32 window_local9_dispatch_x, window_local9_dispatch_y, window_local9_dispatch_z;
+    /* original order: the outputs whose lists start in the window
+     * (FENNS_WINDOW_OUTPUTS) and the smallest and largest sorted position
+     * among them (FENNS_WINDOW_SPAN; min > max: none) */
+    FENNS_U32 window_output_begin, window_output_end;
+    FENNS_U32 window_span_min, window_span_max;
 } FENNS_END_STRUCT(fenns_gpu_params)
 
 

@@ -969,9 +969,8 @@ void search_cell(work_item w, uint q) {
     uint count = 0u, id = 0u, part = query_part();
     bool walked = false;
     if (!searched) {
-        // No query of this build is searched: each counts as incomplete
-        // (once, in the first of the fill's windows).
-        if (part == 0u && q < w.query_end && first_list_window()) atomicAdd(prm.incomplete_queries, 1u);
+        // No query of this build is searched: each counts as incomplete, once.
+        if (part == 0u && q < w.query_end && counts_unsearched(q)) atomicAdd(prm.incomplete_queries, 1u);
     } else if (q < w.query_end && !fill_part_idle(part)) {
         count = search_query(q, split, reach, local_dim, part, walked, id);
     }

@@ -157,6 +157,30 @@ static int part_firsts(fenns_pipeline p, const fenns_frame *f, fenns_pass pass) 
            (pass == FENNS_PASS_search_count || pass == FENNS_PASS_search);
 }
 
+/* window_items.comp before a window of fenns' windowed fill: the window's
+ * run of work items and the fill's dispatches of it, in one step in sorted
+ * order, in three in original order (FENNS_WINDOW_*). */
+static void window_items(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame *f, const fenns_bindings *b,
+                         const fenns_push *pc) {
+    fenns_push items = *pc;
+    items.count = p->plan.workgroup_size; /* the fill's chunk of queries (its query_slots) */
+    if (pc->sorted_order) {
+        items.count_in = FENNS_WINDOW_RUN;
+        fenns__dispatch(cmd, p, FENNS_PASS_window_items, b, &items, 1);
+    } else {
+        uint64_t chunk = (uint64_t)p->plan.workgroup_size * FENNS_WINDOW_SPAN_ITEMS;
+        items.count_in = FENNS_WINDOW_OUTPUTS;
+        fenns__dispatch(cmd, p, FENNS_PASS_window_items, b, &items, 1);
+        fenns__barrier(cmd, p);
+        items.count_in = FENNS_WINDOW_SPAN;
+        fenns__dispatch(cmd, p, FENNS_PASS_window_items, b, &items, (f->n + chunk - 1u) / chunk);
+        fenns__barrier(cmd, p);
+        items.count_in = FENNS_WINDOW_SPAN_RUN;
+        fenns__dispatch(cmd, p, FENNS_PASS_window_items, b, &items, 1);
+    }
+    fenns__barrier(cmd, p);
+}
+
 /* Dispatches of a fill in windows of `window` entries (0: one). */
 static uint64_t windows_of(uint64_t entries, uint64_t window) { return window ? (entries + window - 1u) / window : 1u; }
 
@@ -250,12 +274,7 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
             if (bytes > p->plan.one_binding_bytes) bytes = p->plan.one_binding_bytes;
             fenns__bind(&b, FENNS_BINDING_INDICES, o->indices.buffer, o->indices.offset + at, bytes);
         }
-        if (by_item_runs) {
-            fenns_push items = pc;
-            items.count = p->plan.workgroup_size; /* the fill's chunk of queries (its query_slots) */
-            fenns__dispatch(cmd, p, FENNS_PASS_window_items, &b, &items, 1);
-            fenns__barrier(cmd, p);
-        }
+        if (by_item_runs) window_items(cmd, p, f, &b, &pc);
         dispatch_search_of(cmd, p, f, pass, &b, &pc, by_item_runs);
     }
 }
