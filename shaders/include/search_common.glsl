@@ -172,21 +172,6 @@ bool first_list_window() {
     return pc.list_window == 0u;
 }
 
-// Whether this dispatch counts the query at sorted position q as not
-// searched (incomplete_queries), so that each counts once: a fill of
-// windows counts it in the window where its list starts (fenns' windows
-// launch only the items of their own queries' lists, window_items.comp),
-// and a CSR fill after its search's own counting pass, which counted it,
-// not at all.
-bool counts_unsearched(uint q) {
-#ifdef USE_INDICES
-    if (pc.mode == FENNS_MODE_CSR && pc.count != 0u) return false;
-    return in_list_window(list_target_of(output_index(load_sorted(q).w, q)).base);
-#else
-    return true;
-#endif
-}
-
 // A list that did not fit counts as one overflow; counts.
 void finish_query(uint i, uint count, list_target t) {
     if (pc.mode != FENNS_MODE_CSR) counts[i] = count;
