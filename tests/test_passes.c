@@ -285,9 +285,20 @@ static int check_structure(const char *what, uint32_t first, const char *outer, 
             return 0;
         begins[k] = i++;
         uint32_t commands = 0;
+        int dispatched = 0; /* a dispatch since the pass's last barrier */
         for (; i < rec.count && rec.events[i].kind != EV_LABEL_END; ++i) {
             const event *c = &rec.events[i];
             if (c->kind == EV_COMMAND) ++commands;
+            /* Every dispatch of a pass writes its status block at least as far
+             * as validation can tell, so two in a row need a barrier between:
+             * checked here, as synchronization validation (1.3.239) did not
+             * flag two dispatches of one pipeline without one (session 53). */
+            if (c->kind == EV_BARRIER) dispatched = 0;
+            if (c->kind == EV_COMMAND && !strncmp(c->text, "dispatch", 8)) {
+                ok &= EXPECT(!dispatched, "%s: pass '%s' records two dispatches with no barrier between", what,
+                             passes[k].name);
+                dispatched = 1;
+            }
             if (c->kind == EV_LABEL_BEGIN) ok &= EXPECT(0, "%s: a label inside pass '%s'", what, passes[k].name);
             if (c->kind == EV_BUFFER && !declared(&passes[k], c->buffer, c->offset, c->size, c->access))
                 ok &= EXPECT(0, "%s: pass '%s' uses [%llu, +%llu) of a buffer it does not declare (access %x)", what,

@@ -620,8 +620,10 @@ typedef struct fenns_search_info {
  *           time, a dispatch each with barriers between them (each window's
  *           lists bound as one binding; in original order a workgroup's
  *           stores scattered over more memory cost far more; fenns records
- *           before each window's dispatch a one-workgroup dispatch that
- *           finds the window's work items, and a barrier). A search for
+ *           before each window's dispatch the dispatches that find the
+ *           window's work items, a barrier after each: one, of one
+ *           workgroup, for SORTED_ORDER; three in original order, the
+ *           second reading the permutation). A search for
  *           counts alone ends with a
  *           dispatch, after a barrier, that sums them into
  *           fenns_status.total_neighbors and keeps the longest in

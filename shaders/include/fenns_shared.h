@@ -297,8 +297,8 @@ FENNS_STRUCT(fenns_gpu_params) {
     FENNS_U32 local7_dispatch_x, local7_dispatch_y, local7_dispatch_z;
     FENNS_U32 local9_dispatch_x, local9_dispatch_y, local9_dispatch_z;
     /* fenns' fill of lists past one binding, a window a dispatch: the run
-     * of work items whose lists start in the window (window_items.comp; in
-     * original order every item), its first item, and the fill's
+     * of work items that holds the queries whose lists start in the window
+     * (window_items.comp), its first item, and the fill's
      * dispatches of the run, as above (all of it in the general search,
      * and in each of the three) */
     FENNS_U32 window_item_base;

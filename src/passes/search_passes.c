@@ -256,15 +256,17 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
         return;
     }
     pc.list_window_entries = (uint32_t)window;
-    /* fenns' windowed fill: in sorted order each window's lists are those of
-     * one run of work items, which window_items.comp finds before the
-     * window's dispatch, and only that run's workgroups are launched (the
-     * fill's search_work_item adds the run's first); in original order the
-     * pass gives each window every item (none where no list starts in it:
-     * CSR indices longer than the lists). H200, sph50 2^26 (four windows),
-     * fill: sorted order 40.08 -> 36.78 ms; lists in original order 85.67
-     * -> 86.24 in random order, 42.63 -> 42.88 in frame order (run SE: the
-     * pass and the fill's load of the first item). */
+    /* fenns' windowed fill: each window launches only the run of work items
+     * that holds its lists' queries, which window_items.comp finds before
+     * the window's dispatch (the fill's search_work_item adds the run's
+     * first item): in sorted order the run of the window's lists, in
+     * original order the items from the one of the smallest sorted position
+     * of the window's queries to that of the largest (none where no list
+     * starts in the window: CSR indices longer than the lists). H200, sph50
+     * 2^26 (four windows), fill: sorted order 40.08 -> 36.78 ms (session
+     * 52's run SE); lists in original order with the particles in frame
+     * order 42.87 -> 38.01, in random order, whose span is nearly every
+     * item, 86.20 -> 86.36 (session 53's run TD). */
     int by_item_runs = pass == FENNS_PASS_search_windowed && p->plan.method == FENNS_METHOD_FENNS;
     for (uint64_t w = 0, first = 0; first < list_entries; ++w, first += window) {
         if (w) fenns__barrier(cmd, p); /* each writes the same bound ranges */
