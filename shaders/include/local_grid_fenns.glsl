@@ -920,10 +920,20 @@ bool gathers_window_queries(bool searched) {
     return COUNT_ONLY == 0u && !(INDEX_CHUNKS == 1u && LIST_WINDOWED == 0u) && query_lanes() == 1u && searched &&
            LOCAL_ROWS * FENNS_LOCAL_DIM_MAX >= gl_WorkGroupSize.x && pc.list_window_entries != 0u && pc.sorted_order == 0u;
 }
+// Whether the query of original index i writes its list in this window:
+// in the windowed pipelines, one of the window's outputs, which
+// window_items.comp found (prm.window_output_*: the same outputs whose
+// lists start in the window, with no load of the list's start, a scattered
+// one, on the way to the grid's build); in the chunked ones, its list's
+// start.
+bool window_output(uint i) {
+    if (LIST_WINDOWED != 0u) return i - prm.window_output_begin < prm.window_output_end - prm.window_output_begin;
+    return in_list_window(list_target_of(i).base);
+}
 uint gather_window_queries(work_item w, uint q, out bool none) {
     if (gl_LocalInvocationIndex == 0u) s_work_cell = 0u;
     barrier();
-    if (q < w.query_end && in_list_window(list_target_of(load_sorted(q).w).base)) {
+    if (q < w.query_end && window_output(load_sorted(q).w)) {
         uint k = atomicAdd(s_work_cell, 1u);
         s_local_start[k / FENNS_LOCAL_DIM_MAX][k % FENNS_LOCAL_DIM_MAX] = q;
     }
