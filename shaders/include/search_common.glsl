@@ -51,9 +51,9 @@ bool search_work_item(uint chunk, out work_item w) {
     uint id = linear_workgroup();
 #ifdef USE_INDICES
     // The windowed fill runs a window's run of items, from the first
-    // (window_items.comp). Added in either order: behind a test of the order, the fills ran slower (H200,
-    // sph50 2^26, run SC: sorted order 36.84 -> 37.44 ms, frame order 42.88
-    // -> 43.39).
+    // (window_items.comp). Added in either order: behind a test of the
+    // order, the fills ran slower (H200, sph50 2^26, run SC: sorted order
+    // 36.84 -> 37.44 ms, frame order 42.88 -> 43.39).
     if (LIST_WINDOWED != 0u) id += prm.window_item_base;
 #endif
     uint cell_total = cell_count_with_invalid();

@@ -265,9 +265,10 @@ void fenns__pass_search(VkCommandBuffer cmd, fenns_pipeline p, const fenns_frame
      * starts in the window: CSR indices longer than the lists). H200, sph50
      * 2^26 (four windows), fill: sorted order 40.08 -> 36.78 ms (session
      * 52's run SE); lists in original order with the particles in frame
-     * order 42.87 -> 38.01, in random order, whose span is nearly every
-     * item, 86.20 -> 86.36 (session 53's run TD). In random order each
-     * window still costs about 15 ms, every item running in it (run TE). */
+     * order 42.87 -> 37.87, in random order, whose span is nearly every
+     * item, 86.20 -> 84.32 (session 53's runs TD and TG, the latter the
+     * gather's test of the window's outputs). In random order each window
+     * still costs about 15 ms, every item running in it (run TE). */
     int by_item_runs = pass == FENNS_PASS_search_windowed && p->plan.method == FENNS_METHOD_FENNS;
     for (uint64_t w = 0, first = 0; first < list_entries; ++w, first += window) {
         if (w) fenns__barrier(cmd, p); /* each writes the same bound ranges */
