@@ -70,13 +70,13 @@ void store_run(uint base, uint items) {
     STORE_DISPATCH(window_local9_dispatch, local9)
 }
 
-// The run of items from the one of sorted position `first` to the one of
-// `last`; none where first > last.
-void store_run_of(uint first, uint last) {
+// The run of items that holds sorted positions [first, end): from the
+// item of `first` to the item of end - 1; none where end <= first.
+void store_run_of(uint first, uint end) {
     uint base = 0u, items = 0u;
-    if (first <= last) {
+    if (end > first) {
         base = item_of(first);
-        items = item_of(last) + 1u - base;
+        items = item_of(end - 1u) + 1u - base;
     }
     store_run(base, items);
 }
@@ -122,7 +122,7 @@ void main() {
         return;
     }
     if (step == FENNS_WINDOW_SPAN_RUN) {
-        store_run_of(prm.window_span_min, prm.window_span_max);
+        store_run_of(prm.window_span_min, prm.window_span_max + 1u); // none found: [~0, 1)
         return;
     }
     // The outputs whose lists start in the window: a run of them, in either
@@ -130,10 +130,7 @@ void main() {
     uvec2 first = list_window_first();
     uint begin = queries_before(first), end = queries_before(add64(first, pc.list_window_entries));
     if (step == FENNS_WINDOW_RUN) {
-        if (end > begin)
-            store_run_of(begin, end - 1u);
-        else
-            store_run(0u, 0u);
+        store_run_of(begin, end);
         return;
     }
     if (gl_LocalInvocationIndex != 0u) return;
