@@ -1,142 +1,97 @@
 # Session 54 run XA: a CPU model of the counts search's row walk (sph50 density, F = 5, reach 2):
 # a subgroup's steps per query with its lanes' rows in stencil order and in other orders.
-# python3 (numpy); prints steps and efficiency (mean / subgroup's) per order.
-import numpy as np, sys
-rng=np.random.default_rng(1)
-r=1.0; dens=48.8/(4/3*np.pi); fine=0.505; split=5; reach=2
-C=fine*split
-nc=6  # coarse cells per axis in the box (periodic-free: use interior cells)
-L=C*nc
-N=rng.poisson(dens*L**3)
-P=rng.random((N,3))*L
-fc=np.floor(P/fine).astype(int)  # global fine cell
-nf=nc*split
-key=(fc[:,2]*nf+fc[:,1])*nf+fc[:,0]
-cnt=np.bincount(key,minlength=nf**3).reshape(nf,nf,nf) # [z][y][x]
-trimR=2*r*(1+1/1024)-r
-def steps_for(q):
-    f=fc[q]; frac=P[q]/fine-f
-    out=[]
-    for dz in range(-2,3):
-        for dy in range(-2,3):
-            gz=max(dz-frac[2],-1-(dz-frac[2]),0)*fine/trimR
-            gy=max(dy-frac[1],-1-(dy-frac[1]),0)*fine/trimR
-            rest=1-gz*gz-gy*gy
-            if rest<0: out.append(-1); continue
-            ch=np.sqrt(rest)*trimR/fine
-            x0=int(np.clip(np.floor(frac[0]+2-ch),0,4)); x1=int(np.clip(np.floor(frac[0]+2+ch),0,4))
-            z=f[2]+dz; y=f[1]+dy
-            ln=cnt[z,y,f[0]-2+x0:f[0]-2+x1+1].sum()
-            out.append((ln+1)//2)
-    return out
-# interior coarse cells
-qs=[]
-sel=np.all((fc>=2*split)&(fc<(nc-2)*split),axis=1)
-idx=np.nonzero(sel)[0]
-# coarse cell id, local key
-cc=fc[idx]//split; lf=fc[idx]%split
-ck=(cc[:,2]*nc+cc[:,1])*nc+cc[:,0]; lk=(lf[:,2]*split+lf[:,1])*split+lf[:,0]
-S=np.array([steps_for(q) for q in idx])  # (nq,25) -1 = skipped
-def cost(order_groups):
-    tot_max=0; tot_mean=0
-    for g in order_groups:
-        for w in range(0,len(g),32):
-            ws=S[g[w:w+32]]
-            a=np.where(ws<0,0,ws)
-            tot_max+= (a.max(axis=0)).sum()   # lockstep per row; +overhead ignored
-            tot_mean+= a.sum()/32.0 * (len(ws)/32.0)
-    return tot_max, tot_mean
-def groups(sortkey):
-    gs=[]
-    for c in np.unique(ck):
-        m=np.nonzero(ck==c)[0]
-        m=m[np.lexsort(sortkey(m))]
-        gs.append(m)
-    return gs
-base=groups(lambda m:(idx[m],lk[m]))
-print("queries",len(idx),"mean steps/query",np.where(S<0,0,S).sum(1).mean())
-# flattened (sum over rows then max over lanes)
-tm=0;tn=0
-for g in base:
-    for w in range(0,len(g),32):
-        a=np.where(S[g[w:w+32]]<0,0,S[g[w:w+32]]).sum(1); tm+=a.max(); tn+=a.sum()/32
-print("flattened eff %.3f"%(tn/tm))
+# A subgroup walks its lanes' rows in step, so each of its rows costs its lanes' longest;
+# "eff" is the lanes' mean steps over the subgroup's. Debian's python3 with python3-numpy.
+import numpy as np
+
+rng = np.random.default_rng(1)
+r = 1.0; dens = 48.8 / (4 / 3 * np.pi); fine = 0.505; split = 5
+nc = 6  # coarse cells per axis in the box; only the interior ones' queries are walked
+L = fine * split * nc
+P = rng.random((rng.poisson(dens * L ** 3), 3)) * L
+fc = np.floor(P / fine).astype(int)  # each point's fine cell
+nf = nc * split
+cnt = np.bincount((fc[:, 2] * nf + fc[:, 1]) * nf + fc[:, 0], minlength=nf ** 3).reshape(nf, nf, nf)  # [z][y][x]
+trimR = 2 * r * (1 + 1 / 1024) - r  # walk_rows' trim radius
+
+
+def trimmed_rows(q):
+    """The query's 25 rows (z-major) as (dz, dy, x0, x1) in local x 0..4, None where trimmed away."""
+    f = fc[q]; frac = P[q] / fine - f; rows = []
+    for dz in range(-2, 3):
+        for dy in range(-2, 3):
+            gz = max(dz - frac[2], -1 - (dz - frac[2]), 0) * fine / trimR
+            gy = max(dy - frac[1], -1 - (dy - frac[1]), 0) * fine / trimR
+            rest = 1 - gz * gz - gy * gy
+            if rest < 0:
+                rows.append(None); continue
+            ch = np.sqrt(rest) * trimR / fine
+            rows.append((dz, dy, int(np.clip(np.floor(frac[0] + 2 - ch), 0, 4)), int(np.clip(np.floor(frac[0] + 2 + ch), 0, 4))))
+    return rows
+
+
+def steps_for(q):  # two candidates a step
+    f = fc[q]
+    return [0 if t is None else (cnt[f[2] + t[0], f[1] + t[1], f[0] - 2 + t[2]:f[0] - 1 + t[3]].sum() + 1) // 2
+            for t in trimmed_rows(q)]
+
+
+idx = np.nonzero(np.all((fc >= 2 * split) & (fc < (nc - 2) * split), axis=1))[0]
+cc = fc[idx] // split; lf = fc[idx] % split
+ck = (cc[:, 2] * nc + cc[:, 1]) * nc + cc[:, 0]; lk = (lf[:, 2] * split + lf[:, 1]) * split + lf[:, 0]
+S = np.array([steps_for(q) for q in idx])  # (queries, 25)
+W = np.array([[0 if t is None else t[3] - t[2] + 1 for t in trimmed_rows(q)] for q in idx])  # trimmed widths
+# Subgroups: 32 consecutive queries of a coarse cell in sorted order (fine cell, then index).
+subgroups = []
+for c in np.unique(ck):
+    m = np.nonzero(ck == c)[0]
+    m = m[np.lexsort((idx[m], lk[m]))]
+    subgroups += [m[w:w + 32] for w in range(0, len(m), 32)]
+
+
 def cost_rows(transform):
-    tm=0;tn=0
-    for g in base:
-        for w in range(0,len(g),32):
-            a=np.where(S[g[w:w+32]]<0,0,S[g[w:w+32]])
-            a=transform(a)
-            tm+=a.max(axis=0).sum(); tn+=a.sum()/32
-    return tn/tm, tm
-e,t=cost_rows(lambda a:-np.sort(-a,axis=1)); print("rows sorted desc per lane eff %.3f"%e)
-# two buckets: rows with len>=T first (in stencil order), then the rest
-for T in (2,3,4):
-    def tb(a,T=T):
-        out=np.zeros((a.shape[0],50),int)
+    """eff and the subgroups' steps, each lane's rows reordered by transform(steps, lanes)."""
+    tm = tn = 0
+    for g in subgroups:
+        a = transform(S[g], g)
+        tm += a.max(axis=0).sum(); tn += a.sum() / 32
+    return tn / tm, tm
+
+
+def report(name, transform):
+    e, t = cost_rows(transform)
+    print("%s: eff %.3f, steps/query %.1f" % (name, e, t * 32 / len(idx)))
+
+
+def per_lane(order):  # each lane's rows in the order order(its steps, its lane) gives
+    return lambda a, g: np.array([a[l][order(a[l], g[l])] for l in range(len(a))])
+
+
+def by_class(bounds):  # rows by class (steps >= bounds[i]) descending, stencil order within a class
+    return per_lane(lambda s, _: sorted(range(25), key=lambda i: (next((c for c, b in enumerate(bounds) if s[i] >= b), len(bounds)), i)))
+
+
+def padded_buckets(T):  # rows of >= T steps first in stencil order, the rest from slot 25 on
+    def f(a, g):
+        out = np.zeros((a.shape[0], 50), int)
         for l in range(a.shape[0]):
-            hi=[x for x in a[l] if x>=T]; lo=[x for x in a[l] if x<T]
-            out[l,:len(hi)]=hi; out[l,25:25+len(lo)]=lo
-        return out
-    e,t=cost_rows(tb); print("two buckets T=%d eff %.3f"%(T,e))
-# compacted: skip empty rows only (rows with 0 steps removed, order kept)
-def comp(a):
-    out=np.zeros_like(a)
-    for l in range(a.shape[0]):
-        nz=[x for x in a[l] if x>0]; out[l,:len(nz)]=nz
-    return out
-e,t=cost_rows(comp); print("empty rows compacted eff %.3f"%e)
-print("row length hist", np.bincount(np.where(S<0,0,S).ravel())[:12])
-def classes(bounds):
-    # bounds: list of lower bounds desc, e.g. [6,5,4,3,2,1]; rows ordered by class desc, stencil order within
-    def f(a):
-        out=np.zeros_like(a)
-        for l in range(a.shape[0]):
-            cls=[next((ci for ci,b in enumerate(bounds) if x>=b),len(bounds)) for x in a[l]]
-            order=sorted(range(25),key=lambda i:(cls[i],i))
-            out[l]=a[l][order]
+            hi = [x for x in a[l] if x >= T]; lo = [x for x in a[l] if x < T]
+            out[l, :len(hi)] = hi; out[l, 25:25 + len(lo)] = lo
         return out
     return f
-for b in ([6,5,4,3,2,1],[5,4,3,2,1],[5,3,1],[4,2,1],[4,1],[3,1]):
-    e,t=cost_rows(classes(b)); print("classes",b,"eff %.3f"%e, "lockstep steps/query %.1f"%(t*32/len(idx)))
-e,t=cost_rows(lambda a:a); print("current lockstep steps/query %.1f"%(t*32/len(idx)))
-e,t=cost_rows(lambda a:-np.sort(-a,axis=1)); print("sorted lockstep steps/query %.1f"%(t*32/len(idx)))
-# per-lane order by geometric width (cells in trimmed row), ties by stencil order
-def widths(q):
-    f=fc[q]; frac=P[q]/fine-f; out=[]
-    for dz in range(-2,3):
-        for dy in range(-2,3):
-            gz=max(dz-frac[2],-1-(dz-frac[2]),0)*fine/trimR
-            gy=max(dy-frac[1],-1-(dy-frac[1]),0)*fine/trimR
-            rest=1-gz*gz-gy*gy
-            if rest<0: out.append(0); continue
-            ch=np.sqrt(rest)*trimR/fine
-            x0=int(np.clip(np.floor(frac[0]+2-ch),0,4)); x1=int(np.clip(np.floor(frac[0]+2+ch),0,4))
-            out.append(x1-x0+1)
-    return out
-W=np.array([widths(q) for q in idx])
-tm=0;tn=0
-for g in base:
-    for w in range(0,len(g),32):
-        a=np.where(S[g[w:w+32]]<0,0,S[g[w:w+32]]); ww=W[g[w:w+32]]
-        b=np.array([a[l][np.lexsort((np.arange(25),-ww[l]))] for l in range(len(a))])
-        tm+=b.max(axis=0).sum(); tn+=b.sum()/32
-print("by geometric width eff %.3f steps %.1f"%(tn/tm, tm*32/len(idx)))
-def plane_sort(a):
-    out=np.zeros_like(a)
-    for l in range(a.shape[0]):
-        pl=a[l].reshape(5,5); o=np.argsort(-pl.sum(1),kind='stable'); out[l]=pl[o].ravel()
-    return out
-e,t=cost_rows(plane_sort); print("planes sorted eff %.3f steps %.1f"%(e,t*32/len(idx)))
-def plane_sort_rows(a):
-    out=np.zeros_like(a)
-    for l in range(a.shape[0]):
-        pl=a[l].reshape(5,5); pl=-np.sort(-pl,axis=1); o=np.argsort(-pl.sum(1),kind='stable'); out[l]=pl[o].ravel()
-    return out
-e,t=cost_rows(plane_sort_rows); print("planes sorted + rows within eff %.3f steps %.1f"%(e,t*32/len(idx)))
-def rows_within_planes(a):
-    out=np.zeros_like(a)
-    for l in range(a.shape[0]):
-        pl=a[l].reshape(5,5); out[l]=(-np.sort(-pl,axis=1)).ravel()
-    return out
-e,t=cost_rows(rows_within_planes); print("rows sorted within planes eff %.3f steps %.1f"%(e,t*32/len(idx)))
+
+
+print("queries", len(idx), "mean steps/query", S.sum(1).mean())
+print("row length hist", np.bincount(S.ravel())[:12])
+report("stencil order (now)", lambda a, g: a)
+report("flattened (each lane's rows as one sequence)", lambda a, g: a.sum(1, keepdims=True))
+report("rows sorted longest first per lane", lambda a, g: -np.sort(-a, axis=1))
+report("rows sorted within each plane", lambda a, g: -np.sort(-a.reshape(-1, 5, 5), axis=2).reshape(-1, 25))
+report("planes sorted by their steps", per_lane(lambda s, _: np.argsort(-s.reshape(5, 5).sum(1), kind='stable')[:, None] * 5 + np.arange(5)))
+report("planes sorted, rows sorted within", lambda a, g: np.array([(lambda pl: pl[np.argsort(-pl.sum(1), kind='stable')].ravel())(-np.sort(-x.reshape(5, 5), axis=1)) for x in a]))
+report("by trimmed width per lane", per_lane(lambda s, q: np.lexsort((np.arange(25), -W[q]))))
+report("empty rows skipped", per_lane(lambda s, _: sorted(range(25), key=lambda i: (s[i] == 0, i))))
+for T in (2, 3, 4):
+    report("two buckets, T=%d" % T, padded_buckets(T))
+for b in ([6, 5, 4, 3, 2, 1], [5, 4, 3, 2, 1], [5, 3, 1], [4, 2, 1], [4, 1], [3, 1]):
+    report("classes %s" % b, by_class(b))
