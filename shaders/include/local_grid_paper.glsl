@@ -99,14 +99,17 @@ void search_cell(work_item w, uint q) {
         barrier();
         // Per round of candidates: this pass's and the search's iteration and
         // the costliest lane's lookups (a subgroup runs each round together).
+        // The count stops once past the limit: the verdict is known, and a
+        // crowded cell (10^5 coincident particles) would otherwise spend as
+        // long counting as the search it refuses.
         uint steps = 1024u + fine_count / gl_WorkGroupSize.x;
-        for (uint j = cell_begin(w.cell) + t; j < w.query_end; j += gl_WorkGroupSize.x)
+        for (uint j = cell_begin(w.cell) + t; j < w.query_end && steps <= pc.loop_limit; j += gl_WorkGroupSize.x)
             steps += 2u + subgroupMax(lookup_steps(load_sorted(j), ivec3(0)));
-        for (uint k = gl_SubgroupID; k < 27u; k += gl_NumSubgroups) {
+        for (uint k = gl_SubgroupID; k < 27u && steps <= pc.loop_limit; k += gl_NumSubgroups) {
             uint key;
             if (k == 13u || !neighbour_cell(center, k, key)) continue;
             uint end = KEY_START(key * pc.sections + 1u);
-            for (uint j = cell_begin(key) + gl_SubgroupInvocationID; j < end; j += gl_SubgroupSize)
+            for (uint j = cell_begin(key) + gl_SubgroupInvocationID; j < end && steps <= pc.loop_limit; j += gl_SubgroupSize)
                 steps += 2u + subgroupMax(lookup_steps(load_sorted(j), neighbour_offset(k)));
         }
         if (steps > pc.loop_limit) atomicOr(s_over_limit, 1u);
