@@ -679,57 +679,6 @@ static void check_dense_split(void) {
     free(s.xyz);
 }
 
-static void run_extremes(void) {
-    check_sparse_cells_grow();
-    check_crowded_cells_shrink();
-    check_dense_split();
-    scene s;
-    scene_init(&s, "1M-cluster-in-1e4-box", 1u << 20);
-    fenns_scene_uniform(s.xyz, s.n, 100.0f);
-    s.radius = 1.0f;
-    s.user_domain = 1;
-    for (int a = 0; a < 3; ++a) s.domain_min[a] = 0.0f, s.domain_max[a] = 1e4f;
-    check_cluster_spans_cells(&s, 100.0f);
-    s.name = "1M-cluster+outlier-at-1e5";
-    s.user_domain = 0;
-    s.xyz[0] = s.xyz[1] = s.xyz[2] = 1e5f;
-    check_cluster_spans_cells(&s, 100.0f);
-    free(s.xyz);
-
-    /* More than 2^32 pairs, counted: one cluster of 65600 coincident
-     * particles (65600 * 65599 = 1.002 x 2^32). The 64-bit total and its
-     * carries (run_huge writes lists that large where a GPU can bind them).
-     * Every method adds its total with search_common.glsl's add_total, and
-     * fenns' wide counts search with count_total.comp: fenns alone takes
-     * this set, as counting 4.3 x 10^9 pairs on llvmpipe takes minutes a
-     * method. One cluster, as its candidates cost llvmpipe least a pair;
-     * fenns-paper would refuse it by name (llvmpipe's loop limit, see
-     * README), fenns counts it whole. */
-    if (g_method != FENNS_METHOD_FENNS) return;
-    enum { CLUSTER = 65600 };
-    scene_init(&s, "65600-coincident", CLUSTER);
-    for (uint32_t i = 0; i < 3u * s.n; ++i) s.xyz[i] = 100.0f;
-    s.radius = 0.5f;
-    uint64_t pairs = (uint64_t)s.n * (CLUSTER - 1u);
-    fenns_host_search_info info = host_info_for(&s);
-    info.counts_only = 1;
-    fenns_host_csr csr;
-    fenns_result r = fenns_host_search(g_gpu.context, &info, &csr);
-    CHECK(r == FENNS_SUCCESS, "%s: %s", s.name, fenns_result_string(r));
-    if (r == FENNS_SUCCESS) {
-        uint32_t bad = 0;
-        for (uint32_t i = 0; i < s.n; ++i) bad += csr.counts[i] != CLUSTER - 1u;
-        CHECK(bad == 0 && csr.total == pairs && csr.status.total_neighbors == pairs && csr.status.max_neighbors == CLUSTER - 1u,
-              "%s: %u counts wrong, total %llu (status %llu, longest %u), expected %llu", s.name, bad,
-              (unsigned long long)csr.total, (unsigned long long)csr.status.total_neighbors, csr.status.max_neighbors,
-              (unsigned long long)pairs);
-        printf("  %-22s n=%-8u m=%llu (%.3f x 2^32) counted in %.0f ms\n", s.name, s.n, (unsigned long long)csr.total,
-               (double)csr.total / 4294967296.0, csr.search_ms);
-    }
-    fenns_host_csr_free(g_gpu.context, &csr);
-    free(s.xyz);
-}
-
 /* llvmpipe stops a shader invocation after 65535 loop iterations in all.
  * 10^5 coincident particles (10^10 pairs) must still be counted exactly by
  * fenns; fenns-paper's published loop may instead refuse with
@@ -761,14 +710,46 @@ static void check_coincident(uint32_t n, int may_refuse) {
             uint32_t bad = 0;
             for (uint32_t i = 0; i < n; ++i) bad += csr.counts[i] != n - 1u;
             uint64_t pairs = (uint64_t)n * (n - 1u);
-            CHECK(bad == 0 && csr.total == pairs && csr.status.incomplete_queries == 0,
-                  "%s: %u counts wrong, total %llu, expected %llu", s.name, bad, (unsigned long long)csr.total,
-                  (unsigned long long)pairs);
-            printf("  %-22s n=%-8u m=%llu counted in %.0f ms\n", s.name, n, (unsigned long long)csr.total, csr.search_ms);
+            CHECK(bad == 0 && csr.total == pairs && csr.status.total_neighbors == pairs &&
+                      csr.status.max_neighbors == n - 1u && csr.status.incomplete_queries == 0,
+                  "%s: %u counts wrong, total %llu (status %llu, longest %u), expected %llu", s.name, bad,
+                  (unsigned long long)csr.total, (unsigned long long)csr.status.total_neighbors,
+                  csr.status.max_neighbors, (unsigned long long)pairs);
+            printf("  %-22s n=%-8u m=%llu (%.3f x 2^32) counted in %.0f ms\n", s.name, n, (unsigned long long)csr.total,
+                   (double)csr.total / 4294967296.0, csr.search_ms);
         }
     }
     fenns_host_csr_free(g_gpu.context, &csr);
     free(s.xyz);
+}
+
+static void run_extremes(void) {
+    check_sparse_cells_grow();
+    check_crowded_cells_shrink();
+    check_dense_split();
+    scene s;
+    scene_init(&s, "1M-cluster-in-1e4-box", 1u << 20);
+    fenns_scene_uniform(s.xyz, s.n, 100.0f);
+    s.radius = 1.0f;
+    s.user_domain = 1;
+    for (int a = 0; a < 3; ++a) s.domain_min[a] = 0.0f, s.domain_max[a] = 1e4f;
+    check_cluster_spans_cells(&s, 100.0f);
+    s.name = "1M-cluster+outlier-at-1e5";
+    s.user_domain = 0;
+    s.xyz[0] = s.xyz[1] = s.xyz[2] = 1e5f;
+    check_cluster_spans_cells(&s, 100.0f);
+    free(s.xyz);
+
+    /* More than 2^32 pairs, counted: one cluster of 65600 coincident
+     * particles (65600 * 65599 = 1.002 x 2^32). The 64-bit total and its
+     * carries (run_huge writes lists that large where a GPU can bind them).
+     * Every method adds its total with search_common.glsl's add_total, and
+     * fenns' wide counts search with count_total.comp: fenns alone takes
+     * this set, as counting 4.3 x 10^9 pairs on llvmpipe takes minutes a
+     * method. One cluster, as its candidates cost llvmpipe least a pair;
+     * fenns-paper would refuse it by name (llvmpipe's loop limit, see
+     * README), fenns counts it whole. */
+    if (g_method == FENNS_METHOD_FENNS) check_coincident(65600u, 0);
 }
 
 /* `crowd`: the coincident particles that must be counted exactly (fenns)
@@ -952,6 +933,12 @@ static void run_large(void) {
     free(s.xyz);
 }
 
+/* The count after option argv[*i] where one follows (stepping past it), else `fallback`. */
+static uint32_t optional_count(int argc, char **argv, int *i, uint32_t fallback) {
+    if (*i + 1 < argc && argv[*i + 1][0] >= '1' && argv[*i + 1][0] <= '9') return (uint32_t)strtoul(argv[++*i], NULL, 10);
+    return fallback;
+}
+
 int main(int argc, char **argv) {
     int quick = 0, large = 0, extremes = 0, sorted = 0;
     uint32_t loop_limit = 0; /* --loop-limit's coincident particles */
@@ -969,15 +956,9 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--large")) large = 1;
         else if (!strcmp(argv[i], "--extremes")) extremes = 1;
-        else if (!strcmp(argv[i], "--huge")) {
-            huge = 1u << 26;
-            if (i + 1 < argc && argv[i + 1][0] >= '1' && argv[i + 1][0] <= '9') huge = (uint32_t)strtoul(argv[++i], NULL, 10);
-        }
+        else if (!strcmp(argv[i], "--huge")) huge = optional_count(argc, argv, &i, 1u << 26);
         else if (!strcmp(argv[i], "--sorted")) sorted = 1;
-        else if (!strcmp(argv[i], "--loop-limit")) {
-            loop_limit = 100000u;
-            if (i + 1 < argc && argv[i + 1][0] >= '1' && argv[i + 1][0] <= '9') loop_limit = (uint32_t)strtoul(argv[++i], NULL, 10);
-        }
+        else if (!strcmp(argv[i], "--loop-limit")) loop_limit = optional_count(argc, argv, &i, 100000u);
         else if (!strcmp(argv[i], "--shared-memory") && i + 1 < argc) budget = (uint32_t)strtoul(argv[++i], NULL, 10);
         else return fprintf(stderr, "usage: test_search --method M [--quick | --extremes | --huge [N] [--sorted] | --loop-limit [N]] [--shared-memory B] | --large\n"), 2;
     }
