@@ -8,7 +8,9 @@
  * is not disturbed by other searchers; a failed run leaves the searcher
  * usable; point sets (queries among candidates, one strided, candidates on
  * top of queries, a larger candidate set, counts only) against the CPU
- * point-set reference. Runs with validation + synchronization validation.
+ * point-set reference; a user kernel (counts, neighbours and densities
+ * against the reference, kept warm across a copy of its SPIR-V, its bad
+ * forms refused). Runs with validation + synchronization validation.
  */
 #include "check.h"
 
@@ -19,6 +21,8 @@
 #include "gpu_test.h"
 #include "reference.h"
 #include "scenes.h"
+
+#include "fenns_kernel_sph_density.spv.h" /* needs stdint.h */
 
 static fenns_test_gpu g;
 
@@ -31,6 +35,37 @@ static fenns_host_search_info info_for(const float *xyz, uint32_t n, float radiu
     info.particle_count = n;
     info.queue = g.queue;
     return info;
+}
+
+/* The density kernel's values (samples/kernels/sph_density.glsl: rho,
+ * neighbours, 0, 0, unit masses, poly6 with h = the radius) against the CPU
+ * reference lists: the neighbours exactly, rho to float rounding. */
+static void check_density(const char *name, const float *xyz, uint32_t n, float radius, const fenns_host_csr *csr) {
+    uint64_t *ro = NULL;
+    uint32_t *ri = NULL;
+    if (!csr->kernel_values || fenns_reference_csr(xyz, n, radius, &ro, &ri) != FENNS_REFERENCE_OK) {
+        CHECK(0, "%s: no kernel values (%p), or the reference failed", name, (void *)csr->kernel_values);
+        return;
+    }
+    const double h2 = (double)radius * radius, norm = 315.0 / (64.0 * 3.14159265358979 * h2 * h2 * h2 * h2 * radius);
+    uint32_t bad = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        double sum = h2 * h2 * h2;
+        for (uint64_t k = ro[i]; k < ro[i + 1]; ++k) {
+            const float *a = xyz + 3u * i, *b = xyz + 3u * ri[k];
+            double dx = (double)a[0] - b[0], dy = (double)a[1] - b[1], dz = (double)a[2] - b[2];
+            double d = h2 - (dx * dx + dy * dy + dz * dz);
+            sum += d * d * d;
+        }
+        const float *v = csr->kernel_values + 4u * i;
+        double rho = norm * sum;
+        if (v[1] != (float)(ro[i + 1] - ro[i]) || fabs(v[0] - rho) > 1e-4 * rho) {
+            if (!bad) CHECK(0, "%s: particle %u: rho %g, %g neighbours; the reference %g, %llu", name, i, (double)v[0],
+                            (double)v[1], rho, (unsigned long long)(ro[i + 1] - ro[i]));
+            ++bad;
+        }
+    }
+    fenns_reference_free(&ro, &ri);
 }
 
 /* csr against the CPU reference for xyz (3 floats a point). */
@@ -283,8 +318,57 @@ int main(void) {
     CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_SUCCESS, "point sets, counts only");
     check_point_sets("point sets, counts only", spread, 2000, xyz + 3 * 2000, 9000, 1.5f, &csr, 1);
 
+    /* 4c. A user kernel, then the same kernel from a copy of its SPIR-V in
+     * another buffer: the kept pipeline (the words compared), no memory
+     * added, the same values bit for bit. */
+    enum { KERNEL_N = 5000 };
+    const float kernel_radius = 1.2f;
+    uint32_t *spirv_copy = malloc(sizeof fenns_kernel_sph_density);
+    float *kept_values = malloc(16u * KERNEL_N);
+    CHECK(spirv_copy && kept_values, "kernel: host memory");
+    if (!spirv_copy || !kept_values) return 1;
+    memcpy(spirv_copy, fenns_kernel_sph_density, sizeof fenns_kernel_sph_density);
+    fenns_kernel_info kernel = {fenns_kernel_sph_density, sizeof fenns_kernel_sph_density, VK_NULL_HANDLE};
+    fenns_host_search_info kernel_info = info_for(xyz, KERNEL_N, kernel_radius, FENNS_METHOD_FENNS);
+    kernel_info.kernel = &kernel;
+    CHECK(fenns_host_searcher_run(s, &kernel_info, &csr) == FENNS_SUCCESS && csr.indices == NULL, "kernel run");
+    check_against_reference("kernel", xyz, KERNEL_N, kernel_radius, &csr, 1);
+    check_density("kernel", xyz, KERNEL_N, kernel_radius, &csr);
+    if (csr.kernel_values) memcpy(kept_values, csr.kernel_values, 16u * KERNEL_N);
+    memory = csr.gpu_memory_bytes;
+    kernel.spirv = spirv_copy;
+    CHECK(fenns_host_searcher_run(s, &kernel_info, &csr) == FENNS_SUCCESS && csr.kernel_values &&
+              !memcmp(csr.kernel_values, kept_values, 16u * KERNEL_N) && csr.gpu_memory_bytes == memory,
+          "the kernel's SPIR-V copied: different values, or memory %llu -> %llu", (unsigned long long)memory,
+          (unsigned long long)csr.gpu_memory_bytes);
+
     /* 5. A rejected run clears *out and leaves the searcher as it was. */
     g.quiet = 1;
+    /* Kernels: null SPIR-V of the kept one's size (a warm run compares the
+     * words), a short one, and one with a set of the caller's; then the
+     * kernel again, as before. */
+    fenns_kernel_info bad_kernel = kernel;
+    fenns_host_search_info bad_info = kernel_info;
+    bad_info.kernel = &bad_kernel;
+    bad_kernel.spirv = NULL;
+    CHECK(fenns_host_searcher_run(s, &bad_info, &csr) == FENNS_ERROR_INVALID_ARGUMENT && csr.kernel_values == NULL,
+          "a kernel with null SPIR-V accepted");
+    bad_kernel.spirv = spirv_copy;
+    bad_kernel.spirv_size = 6;
+    CHECK(fenns_host_searcher_run(s, &bad_info, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "a kernel of 6 bytes accepted");
+    bad_kernel.spirv_size = kernel.spirv_size;
+    VkDescriptorSetLayoutCreateInfo no_bindings = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    CHECK(vkCreateDescriptorSetLayout(g.device, &no_bindings, NULL, &bad_kernel.user_set_layout) == VK_SUCCESS,
+          "a descriptor set layout");
+    CHECK(fenns_host_searcher_run(s, &bad_info, &csr) == FENNS_ERROR_INVALID_ARGUMENT && csr.offsets == NULL,
+          "a kernel with a user_set_layout accepted");
+    vkDestroyDescriptorSetLayout(g.device, bad_kernel.user_set_layout, NULL);
+    CHECK(fenns_host_searcher_run(s, &kernel_info, &csr) == FENNS_SUCCESS && csr.kernel_values &&
+              !memcmp(csr.kernel_values, kept_values, 16u * KERNEL_N) && csr.gpu_memory_bytes == memory,
+          "the kernel after refused ones: different values, or memory %llu -> %llu", (unsigned long long)memory,
+          (unsigned long long)csr.gpu_memory_bytes);
+    free(spirv_copy);
+    free(kept_values);
     info = info_for(xyz, 3000, 1.0f, FENNS_METHOD_FENNS);
     info.candidate_count = 10; /* no candidate positions */
     CHECK(fenns_host_searcher_run(s, &info, &csr) == FENNS_ERROR_INVALID_ARGUMENT, "candidate_count without positions accepted");

@@ -894,7 +894,10 @@ void fenns_host_searcher_destroy(fenns_host_searcher searcher);
  * about 68 bytes per particle of capacity plus the scratch plus 8 bytes per
  * list entry (device lists and their readback).
  * Errors: FENNS_ERROR_INVALID_ARGUMENT (null argument, null queue or positions,
- *         stride < 12, radius or domain rejected by fenns_pipeline_create),
+ *         stride < 12, radius or domain rejected by fenns_pipeline_create;
+ *         candidate_count without candidate_positions, candidate_stride < 12,
+ *         or point sets with a method other than fenns or auto; a kernel whose
+ *         SPIR-V is null, short or not SPIR-V, or that has a user_set_layout),
  *         FENNS_ERROR_TOO_LARGE (particles or list entries beyond what the device
  *         binds), FENNS_ERROR_OUT_OF_DEVICE_MEMORY, FENNS_ERROR_OUT_OF_HOST_MEMORY,
  *         FENNS_ERROR_DEVICE_LOST, FENNS_ERROR_VULKAN, FENNS_ERROR_INCOMPLETE

@@ -390,16 +390,24 @@ fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_h
                    "fenns_host_searcher_run: null queue or positions, or stride < 12 bytes");
         return FENNS_ERROR_INVALID_ARGUMENT;
     }
-    const char *bad_set = !info->candidate_positions && info->candidate_count
+    /* The kernel too on every run, a kept pipeline or not: a warm run
+     * compares its words with the kept copy. */
+    const char *bad_input = !info->candidate_positions && info->candidate_count
                               ? "candidate_count is set but candidate_positions is null"
                           : info->candidate_positions && info->candidate_stride && info->candidate_stride < 3u * sizeof(float)
                               ? "candidate_stride < 12 bytes"
                           : info->candidate_positions && info->method != FENNS_METHOD_FENNS &&
                                     info->method != FENNS_METHOD_AUTO
                               ? "candidate_positions (point sets) need the fenns method (or auto, which then picks it)"
+                          : info->kernel && (!info->kernel->spirv || info->kernel->spirv_size < 20u ||
+                                             info->kernel->spirv_size % 4u || info->kernel->spirv[0] != 0x07230203u)
+                              ? "the kernel's SPIR-V is null, short or not SPIR-V"
+                          : info->kernel && info->kernel->user_set_layout
+                              ? "a kernel with a user_set_layout needs the recording API (the host search binds no set "
+                                "of the caller's)"
                               : NULL;
-    if (bad_set) {
-        fenns__log(searcher->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: %s", bad_set);
+    if (bad_input) {
+        fenns__log(searcher->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: %s", bad_input);
         return FENNS_ERROR_INVALID_ARGUMENT;
     }
     /* Checked here, not by a pipeline creation: the kept pipeline serves

@@ -112,11 +112,6 @@ static fenns_result ensure_pipeline(fenns_host_searcher s, const fenns_host_sear
     uint32_t needed = info->particle_count > info->candidate_count ? info->particle_count : info->candidate_count;
     if (needed == 0) needed = 1u;
     if (s->pipeline && same_config(s, info) && needed <= s->config.max_particles) return FENNS_SUCCESS;
-    if (info->kernel && info->kernel->user_set_layout) {
-        fenns__log(s->ctx, FENNS_LOG_ERROR, "fenns_host_searcher_run: a kernel with a user_set_layout needs the "
-                                            "recording API (the host search binds no set of the caller's)");
-        return FENNS_ERROR_INVALID_ARGUMENT;
-    }
     uint64_t capacity = needed;
     if (s->pipeline) {
         uint64_t old = s->config.max_particles, grown = old + old / 2u;
@@ -130,7 +125,7 @@ static fenns_result ensure_pipeline(fenns_host_searcher s, const fenns_host_sear
     pci.kernel = info->kernel; /* no box: a run's box, if any, goes to its build */
     /* The kernel's SPIR-V, kept to tell a later run's kernel from this one. */
     uint32_t *code = NULL;
-    if (info->kernel && info->kernel->spirv && info->kernel->spirv_size) {
+    if (info->kernel) { /* SPIR-V of at least 20 bytes (fenns_host_searcher_run checked) */
         code = fenns__alloc(s->ctx, info->kernel->spirv_size);
         if (!code) return FENNS_ERROR_OUT_OF_HOST_MEMORY;
         memcpy(code, info->kernel->spirv, info->kernel->spirv_size);
