@@ -24,7 +24,8 @@
  *    source, the candidates);
  *  - fenns_cmd_reorder moves attributes of 12 and 20 bytes to the sorted
  *    order (out of place and in place) and back, exactly by the build's
- *    permutation, and refuses bad strides, directions, overlaps and sizes.
+ *    permutation, and refuses bad strides, directions, overlaps, sizes,
+ *    offsets, temps and a null info.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -795,20 +796,31 @@ static int check_reorder(fenns_test_gpu *g, fenns_context ctx, fenns_method meth
             good.stride = 8;
             good.src = fenns_test_range(&src, 0, 8u * N);
             good.dst = fenns_test_range(&dst, 0, 8u * N);
-            fenns_reorder_info bad[6];
-            for (int k = 0; k < 6; ++k) bad[k] = good;
+            enum { BAD = 9 };
+            fenns_reorder_info bad[BAD];
+            for (int k = 0; k < BAD; ++k) bad[k] = good;
             bad[0].stride = 6;
             bad[1].direction = (fenns_reorder_direction)2;
             bad[2].dst = fenns_test_range(&src, 4u * N, 8u * N); /* overlaps src */
             bad[3].dst = bad[3].src;                             /* in place without temp */
             bad[4].src.range = 8u * N - 4u;
             bad[5].particle_count = N + 1u;
+            bad[6].stride = 0xFFFFFFFCu; /* N * stride / 4 past 2^32 words */
+            bad[7].dst = bad[7].src;     /* in place, temp overlapping src */
+            bad[7].temp = fenns_test_range(&src, 0, 8u * N);
+            /* A dst offset off the device's alignment (none where any offset is aligned). */
+            VkDeviceSize align = g->limits.min_storage_buffer_offset_alignment;
+            int misaligned = align > 1u;
+            bad[8].dst = fenns_test_range(&dst, misaligned ? align / 2u : 0u, 8u * N);
+            const uint32_t refusals = BAD + 1u - (misaligned ? 0u : 1u);
             g->quiet = 1;
             log_restart();
             uint32_t errors = g->error_messages;
-            for (int k = 0; k < 6; ++k) fenns_cmd_reorder(cmd, s.pipe, &bad[k]);
-            ok &= EXPECT(g->error_messages == errors + 6 && rec.count == 0, "%s reorder: %u of 6 bad infos refused, %u commands",
-                         what, g->error_messages - errors, rec.count);
+            for (int k = 0; k < BAD; ++k) fenns_cmd_reorder(cmd, s.pipe, &bad[k]);
+            fenns_cmd_reorder(cmd, s.pipe, NULL);
+            ok &= EXPECT(g->error_messages == errors + refusals && rec.count == 0,
+                         "%s reorder: %u of %u bad infos refused, %u commands", what, g->error_messages - errors, refusals,
+                         rec.count);
             g->error_messages = errors;
             g->quiet = 0;
             vkEndCommandBuffer(cmd);
