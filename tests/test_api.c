@@ -365,8 +365,9 @@ static void check_record_calls(void) {
         builds[3].scratch.offset = 4u;                    /* misaligned */
         builds[4].positions.buffer = VK_NULL_HANDLE;      /* null */
         builds[5].scratch.range = VK_WHOLE_SIZE;          /* not accepted */
-        fenns_search_info searches[10];
-        for (int i = 0; i < 10; ++i) searches[i] = good_search;
+        enum { SEARCHES = 12 };
+        fenns_search_info searches[SEARCHES];
+        for (int i = 0; i < SEARCHES; ++i) searches[i] = good_search;
         searches[0].outputs = 0;
         searches[1].outputs = FENNS_OUTPUT_CSR | FENNS_OUTPUT_FIXED;
         searches[2].counts.range = 4u * n - 4u;
@@ -383,12 +384,17 @@ static void check_record_calls(void) {
         searches[8].sorted_to_original = fenns_test_range(&lists, 0, 4u * n - 4u); /* too small */
         searches[9].outputs = FENNS_OUTPUT_COUNTS | FENNS_OUTPUT_SORTED_ORDER;
         searches[9].sorted_to_original = fenns_test_range(&lists, 2u, 4u * n); /* offset not a multiple of 4 */
+        searches[10].outputs = FENNS_OUTPUT_CSR;          /* offsets, but no indices */
+        searches[10].offsets = fenns_test_range(&lists, 0, 8u * (n + 1u));
+        searches[11].outputs = FENNS_OUTPUT_CSR;          /* more entries than a device binds (never bound) */
+        searches[11].offsets = searches[10].offsets;
+        searches[11].indices = fenns_test_range(&lists, 0, 4u * ((VkDeviceSize)g.limits.max_list_entries + 1u));
         g.quiet = 1;
         uint32_t errors_before = g.error_messages;
         VkCommandBuffer cmd;
         if (fenns_test_begin(&g, &cmd) == VK_SUCCESS) {
             for (int i = 0; i < 6; ++i) fenns_cmd_build(cmd, p, &builds[i]);
-            for (int i = 0; i < 10; ++i) fenns_cmd_search(cmd, p, &searches[i]);
+            for (int i = 0; i < SEARCHES; ++i) fenns_cmd_search(cmd, p, &searches[i]);
             fenns_cmd_build(cmd, p, NULL);
             fenns_cmd_search(cmd, p, NULL);
             fenns_cmd_build(VK_NULL_HANDLE, p, &good_build);
@@ -397,7 +403,7 @@ static void check_record_calls(void) {
         }
         g.quiet = 0;
         uint32_t logged = g.error_messages - errors_before;
-        CHECK(logged == 6 + 10 + 3, "%u errors logged for 19 bad calls", logged);
+        CHECK(logged == 6 + SEARCHES + 3, "%u errors logged for %d bad calls", logged, 6 + SEARCHES + 3);
         g.error_messages = errors_before;
         const uint32_t *c = counts.mapped;
         int untouched = 1;

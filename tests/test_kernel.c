@@ -586,8 +586,8 @@ static void check_bad_arguments(void) {
     refusal_buffers_destroy(bufs);
     fenns_pipeline_destroy(p);
 
-    /* With a kernel: KERNEL with a too-small output, and without the user
-     * set its layout asks for, are refused. */
+    /* With a kernel: KERNEL with a too-small output, without the user set
+     * its layout asks for, and with lists, are refused. */
     user_set u;
     if (user_set_create(&u) == VK_SUCCESS) {
         fenns_kernel_info k2 = {fenns_kernel_mass_sum, sizeof fenns_kernel_mass_sum, u.layout};
@@ -608,6 +608,10 @@ static void check_bad_arguments(void) {
                 si.kernel_output.range = 1000; /* < 16 * 100 */
                 fenns_cmd_search(cmd, p, &si);
                 CHECK(g.error_messages == before + 2, "a short kernel_output was not refused");
+                si.kernel_output = full;
+                si.outputs = FENNS_OUTPUT_KERNEL | FENNS_OUTPUT_CSR; /* a kernel search writes no lists */
+                fenns_cmd_search(cmd, p, &si);
+                CHECK(g.error_messages == before + 3, "KERNEL | CSR on a kernel's pipeline was not refused");
                 CHECK(fenns_test_submit(&g, cmd) == VK_SUCCESS, "empty command buffer");
             }
         }
