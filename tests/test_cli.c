@@ -374,6 +374,33 @@ static void check_run(const float *xyz_in, uint32_t n, float radius, const char 
         expect_error(a2, 1, "missing.glsl");
         expect_error(a3, 2, "--kernel");
         expect_error(a4, 2, "--output");
+        /* A kernel file with a NUL byte, one past 1 MiB (GLSL comments), and
+         * an output that cannot be created (after the search). */
+        static const char nul_kernel[] = "// a NUL \0 inside\n";
+        write_or_die(path_of("nul.glsl"), nul_kernel, sizeof nul_kernel - 1);
+        size_t big = (1u << 20) + 2u;
+        char *huge = malloc(big);
+        CHECK(huge != NULL, "host memory");
+        if (huge) {
+            memset(huge, '/', big);
+            huge[big - 1] = '\n';
+            write_or_die(path_of("huge.glsl"), huge, big);
+            free(huge);
+        }
+        const char *a5[] = {"run", "--input", path_of("run_points.f32"), "--radius", rtext, "--kernel",
+                            path_of("nul.glsl"), "--output", path_of("x.f32"), NULL};
+        const char *a6[] = {"run", "--input", path_of("run_points.f32"), "--radius", rtext, "--kernel",
+                            path_of("huge.glsl"), "--output", path_of("x.f32"), NULL};
+        const char *a7[] = {"run", "--input", path_of("run_points.f32"), "--radius", rtext, "--kernel",
+                            path_of("count.glsl"), "--output", path_of("no_such_dir/x.f32"), NULL};
+        expect_error(a5, 1, "NUL byte");
+        expect_error(a6, 1, "larger than 1 MiB");
+        /* (run_points.f32's NaN points are warned about before it) */
+        r = run_fenns(a7);
+        const char *last = r.err ? strstr(r.err, "fenns: error: ") : NULL;
+        CHECK(r.status == 1 && last && strstr(last, "cannot create") && count_lines(last) == 1,
+              "an output that cannot be created: status %d, stderr: %s", r.status, r.err ? r.err : "");
+        run_free(&r);
     }
     fenns_reference_free(&ro, &ri);
     free(xyz);
