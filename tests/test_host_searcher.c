@@ -9,8 +9,8 @@
  * usable; point sets (queries among candidates, one strided, candidates on
  * top of queries, a larger candidate set, counts only) against the CPU
  * point-set reference; a user kernel (counts, neighbours and densities
- * against the reference, kept warm across a copy of its SPIR-V, its bad
- * forms refused). Runs with validation + synchronization validation.
+ * against the reference, on one set and on point sets, kept warm across a
+ * copy of its SPIR-V, its bad forms refused). Runs with validation + synchronization validation.
  */
 #include "check.h"
 
@@ -38,12 +38,18 @@ static fenns_host_search_info info_for(const float *xyz, uint32_t n, float radiu
 }
 
 /* The density kernel's values (samples/kernels/sph_density.glsl: rho,
- * neighbours, 0, 0, unit masses, poly6 with h = the radius) against the CPU
- * reference lists: the neighbours exactly, rho to float rounding. */
-static void check_density(const char *name, const float *xyz, uint32_t n, float radius, const fenns_host_csr *csr) {
+ * neighbours, 0, 0, unit masses, poly6 with h = the radius, the query's own
+ * term included) against the CPU reference lists: the neighbours exactly,
+ * rho to float rounding. Candidates c (nc of them): point sets; NULL: the
+ * queries among themselves. */
+static void check_density(const char *name, const float *xyz, uint32_t n, const float *c, uint32_t nc, float radius,
+                          const fenns_host_csr *csr) {
     uint64_t *ro = NULL;
     uint32_t *ri = NULL;
-    if (!csr->kernel_values || fenns_reference_csr(xyz, n, radius, &ro, &ri) != FENNS_REFERENCE_OK) {
+    int made = c ? fenns_reference_cross_csr(xyz, n, c, nc, radius, &ro, &ri)
+                 : fenns_reference_csr(xyz, n, radius, &ro, &ri);
+    const float *candidates = c ? c : xyz;
+    if (!csr->kernel_values || made != FENNS_REFERENCE_OK) {
         CHECK(0, "%s: no kernel values (%p), or the reference failed", name, (void *)csr->kernel_values);
         return;
     }
@@ -52,7 +58,7 @@ static void check_density(const char *name, const float *xyz, uint32_t n, float 
     for (uint32_t i = 0; i < n; ++i) {
         double sum = h2 * h2 * h2;
         for (uint64_t k = ro[i]; k < ro[i + 1]; ++k) {
-            const float *a = xyz + 3u * i, *b = xyz + 3u * ri[k];
+            const float *a = xyz + 3u * i, *b = candidates + 3u * ri[k];
             double dx = (double)a[0] - b[0], dy = (double)a[1] - b[1], dz = (double)a[2] - b[2];
             double d = h2 - (dx * dx + dy * dy + dz * dz);
             sum += d * d * d;
@@ -333,7 +339,7 @@ int main(void) {
     kernel_info.kernel = &kernel;
     CHECK(fenns_host_searcher_run(s, &kernel_info, &csr) == FENNS_SUCCESS && csr.indices == NULL, "kernel run");
     check_against_reference("kernel", xyz, KERNEL_N, kernel_radius, &csr, 1);
-    check_density("kernel", xyz, KERNEL_N, kernel_radius, &csr);
+    check_density("kernel", xyz, KERNEL_N, NULL, 0, kernel_radius, &csr);
     if (csr.kernel_values) memcpy(kept_values, csr.kernel_values, 16u * KERNEL_N);
     memory = csr.gpu_memory_bytes;
     kernel.spirv = spirv_copy;
@@ -341,6 +347,16 @@ int main(void) {
               !memcmp(csr.kernel_values, kept_values, 16u * KERNEL_N) && csr.gpu_memory_bytes == memory,
           "the kernel's SPIR-V copied: different values, or memory %llu -> %llu", (unsigned long long)memory,
           (unsigned long long)csr.gpu_memory_bytes);
+    /* The kernel on point sets (queries among other candidates), warm. */
+    fenns_host_search_info sets_info = kernel_info;
+    sets_info.positions = spread;
+    sets_info.particle_count = 2000;
+    sets_info.candidate_positions = xyz + 3 * 2000;
+    sets_info.candidate_count = 3000;
+    CHECK(fenns_host_searcher_run(s, &sets_info, &csr) == FENNS_SUCCESS && csr.gpu_memory_bytes == memory,
+          "kernel on point sets");
+    check_point_sets("kernel, point sets", spread, 2000, xyz + 3 * 2000, 3000, kernel_radius, &csr, 1);
+    check_density("kernel, point sets", spread, 2000, xyz + 3 * 2000, 3000, kernel_radius, &csr);
 
     /* 5. A rejected run clears *out and leaves the searcher as it was. */
     g.quiet = 1;
