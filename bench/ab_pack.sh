@@ -11,8 +11,9 @@
 #   bash bench/ab_pack.sh XA base=HEAD new=.
 #   bash bench/ab_pack.sh XB before=091f2b7 after=HEAD
 #
-# Commits build in a worktree under /tmp/fenns-ab (kept, so a second pack of
-# the same commit only relinks); the working tree builds in build-ab/.
+# Commits build from `git archive` copies under /tmp/fenns-ab (kept, so a
+# second pack of the same commit only relinks; no worktree is registered);
+# the working tree builds in build-ab/.
 set -eu
 if [ $# -lt 2 ]; then
     sed -n '2,16p' "$0" >&2
@@ -30,18 +31,25 @@ for variant in "$@"; do
         echo "ab_pack: '$variant' is not LABEL=REV" >&2
         exit 2
     fi
+    commit=
     if [ "$rev" = . ]; then
         src=$root build=$root/build-ab
     else
         commit=$(git rev-parse --verify "$rev^{commit}")
         src=/tmp/fenns-ab/$commit build=/tmp/fenns-ab/$commit/build
-        [ -d "$src" ] || git worktree add --detach "$src" "$commit" > /dev/null
+        if [ ! -d "$src" ]; then
+            rm -rf "$src.part" && mkdir -p "$src.part"
+            git archive "$commit" | tar -x -C "$src.part"
+            mv "$src.part" "$src"
+        fi
     fi
     cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release > /dev/null
     cmake --build "$build" -j2 --target fenns_cli > /dev/null
     mkdir -p "exp/$name/$label"
     cp "$build/bin/fenns" "exp/$name/$label/fenns"
-    echo "$label: $rev ($(cd "$src" && git rev-parse --short HEAD)$( [ "$rev" = . ] && ! git diff --quiet HEAD && echo ' + changes'))" >> "exp/$name/variants.txt"
+    short=$(git rev-parse --short "${commit:-HEAD}")
+    changes=$([ "$rev" = . ] && ! git diff --quiet HEAD && echo ' + changes' || true)
+    echo "$label: $rev ($short$changes)" >> "exp/$name/variants.txt"
 done
 tar cJf "exp/$name.tar.xz" -C exp "$name"
 cat "exp/$name/variants.txt"
