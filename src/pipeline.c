@@ -437,7 +437,7 @@ fenns_result fenns_pipeline_create(fenns_context context, const fenns_pipeline_c
     if (out_pipeline) *out_pipeline = NULL;
     if (!context || !info || !out_pipeline) return FENNS_ERROR_INVALID_ARGUMENT;
     const fenns_kernel_info *kernel = info->kernel;
-    if (kernel && (!kernel->spirv || kernel->spirv_size < 20u || kernel->spirv_size % 4u || kernel->spirv[0] != 0x07230203u)) {
+    if (kernel && !fenns__kernel_spirv_ok(kernel)) {
         fenns__log(context, FENNS_LOG_ERROR, "fenns_pipeline_create: the kernel's SPIR-V is null, short or not SPIR-V");
         return FENNS_ERROR_INVALID_ARGUMENT;
     }

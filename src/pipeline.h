@@ -176,6 +176,14 @@ typedef struct fenns_bindings {
 /* The device limits a plan depends on, from the context. */
 fenns_plan_limits fenns__plan_limits(fenns_context ctx);
 
+/* Whether a kernel's SPIR-V is there and looks like SPIR-V (non-null, at
+ * least a header's 20 bytes, whole words, the magic number first): what
+ * fenns_pipeline_create and fenns_host_searcher_run check before use. */
+static inline int fenns__kernel_spirv_ok(const fenns_kernel_info *kernel) {
+    return kernel->spirv && kernel->spirv_size >= 20u && kernel->spirv_size % 4u == 0u &&
+           kernel->spirv[0] == 0x07230203u;
+}
+
 /* One binding; a binding bound before is replaced. */
 void fenns__bind(fenns_bindings *b, uint32_t binding, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize range);
 /* A buffer that may exceed maxStorageBufferRange, as `chunks` bindings of

@@ -399,8 +399,7 @@ fenns_result fenns_host_searcher_run(fenns_host_searcher searcher, const fenns_h
                           : info->candidate_positions && info->method != FENNS_METHOD_FENNS &&
                                     info->method != FENNS_METHOD_AUTO
                               ? "candidate_positions (point sets) need the fenns method (or auto, which then picks it)"
-                          : info->kernel && (!info->kernel->spirv || info->kernel->spirv_size < 20u ||
-                                             info->kernel->spirv_size % 4u || info->kernel->spirv[0] != 0x07230203u)
+                          : info->kernel && !fenns__kernel_spirv_ok(info->kernel)
                               ? "the kernel's SPIR-V is null, short or not SPIR-V"
                           : info->kernel && info->kernel->user_set_layout
                               ? "a kernel with a user_set_layout needs the recording API (the host search binds no set "
