@@ -51,6 +51,7 @@ static void check_density(const char *name, const float *xyz, uint32_t n, const 
     const float *candidates = c ? c : xyz;
     if (!csr->kernel_values || made != FENNS_REFERENCE_OK) {
         CHECK(0, "%s: no kernel values (%p), or the reference failed", name, (void *)csr->kernel_values);
+        fenns_reference_free(&ro, &ri);
         return;
     }
     const double h2 = (double)radius * radius, norm = 315.0 / (64.0 * 3.14159265358979 * h2 * h2 * h2 * h2 * radius);

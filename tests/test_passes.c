@@ -808,15 +808,14 @@ static int check_reorder(fenns_test_gpu *g, fenns_context ctx, fenns_method meth
             bad[6].stride = 0xFFFFFFFCu; /* N * stride / 4 past 2^32 words */
             bad[7].dst = bad[7].src;     /* in place, temp overlapping src */
             bad[7].temp = fenns_test_range(&src, 0, 8u * N);
-            /* A dst offset off the device's alignment (none where any offset is aligned). */
+            int tries = 8;
+            /* Where the device has them: a dst offset off its alignment, and
+             * no arena on a context without push descriptors (elsewhere
+             * these would be good infos, and record). */
             VkDeviceSize align = g->limits.min_storage_buffer_offset_alignment;
-            int misaligned = align > 1u;
-            bad[8].dst = fenns_test_range(&dst, misaligned ? align / 2u : 0u, 8u * N);
-            /* No arena on a context without push descriptors (last: one
-             * that pushes them needs none, and would record it). */
-            bad[9].descriptors = NULL;
-            const int tries = fenns_context_uses_push_descriptors(ctx) ? BAD - 1 : BAD;
-            const uint32_t refusals = (uint32_t)tries + 1u - (misaligned ? 0u : 1u);
+            if (align > 1u) bad[tries++].dst = fenns_test_range(&dst, align / 2u, 8u * N);
+            if (!fenns_context_uses_push_descriptors(ctx)) bad[tries++].descriptors = NULL;
+            const uint32_t refusals = (uint32_t)tries + 1u; /* and the null info */
             g->quiet = 1;
             log_restart();
             uint32_t errors = g->error_messages;
